@@ -1,0 +1,90 @@
+"""Fact routes (API.md): thin handlers over facts.selectors and facts.services."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from ninja import Query, Router, Status
+
+from facts import selectors, services
+from facts.schemas import DeletedOut, FactIn, FactListFilters, FactOut, FactPage, FactPatchIn, HistoryOut, Message
+from memory_service.auth import require_scope
+
+router = Router(tags=["facts"])
+
+ERRORS = {401: Message, 403: Message, 404: Message, 409: Message, 422: Message}
+
+
+@router.post("/users/{user_id}/facts", response={201: FactOut, 200: FactOut, **ERRORS})
+def store_fact(request, user_id: str, payload: FactIn):
+    tenant = require_scope(request, "write")
+    services.validate_user_id(user_id)
+    # Guard before creating the user, so a rejected first write leaves nothing behind.
+    services.check_fact_text(payload.text)
+    user = services.memory_user_get_or_create(tenant=tenant, user_id=user_id)
+    result = services.fact_store(
+        user=user,
+        text=payload.text,
+        actor=services.Actor.api_key(request.auth),
+        category=payload.category,
+        key=payload.key,
+        confidence=payload.confidence,
+        valid_from=payload.valid_from,
+        event_time=payload.event_time,
+        value_json=payload.value_json,
+        entities=payload.entities,
+    )
+    return Status(201 if result.created else 200, result.fact)
+
+
+@router.get("/users/{user_id}/facts", response={200: FactPage, **ERRORS})
+def list_facts(request, user_id: str, filters: Query[FactListFilters]):
+    tenant = require_scope(request, "read")
+    user = services.memory_user_get(tenant=tenant, user_id=user_id)
+    items, next_cursor = selectors.fact_list(user=user, **filters.dict())
+    return {"items": items, "next_cursor": next_cursor}
+
+
+@router.delete("/users/{user_id}/facts", response={200: DeletedOut, **ERRORS})
+def delete_facts_by_key(request, user_id: str, key: str):
+    tenant = require_scope(request, "write")
+    user = services.memory_user_get(tenant=tenant, user_id=user_id)
+    deleted = services.facts_forget_by_key(user=user, key=key, actor=services.Actor.api_key(request.auth))
+    return {"deleted": deleted}
+
+
+@router.get("/facts/{fact_id}", response={200: FactOut, **ERRORS})
+def get_fact(request, fact_id: UUID):
+    tenant = require_scope(request, "read")
+    return services.fact_get(tenant=tenant, fact_id=fact_id)
+
+
+@router.patch("/facts/{fact_id}", response={200: FactOut, **ERRORS})
+def patch_fact(request, fact_id: UUID, payload: FactPatchIn):
+    tenant = require_scope(request, "write")
+    fact = services.fact_get(tenant=tenant, fact_id=fact_id)
+    return services.fact_supersede(
+        fact=fact,
+        text=payload.text,
+        actor=services.Actor.api_key(request.auth),
+        category=payload.category,
+        key=payload.key,
+        confidence=payload.confidence,
+        entities=payload.entities,
+        reason="corrected through the API",
+    )
+
+
+@router.delete("/facts/{fact_id}", response={204: None, **ERRORS})
+def forget_fact(request, fact_id: UUID):
+    tenant = require_scope(request, "write")
+    fact = services.fact_get(tenant=tenant, fact_id=fact_id)
+    services.fact_forget(fact=fact, actor=services.Actor.api_key(request.auth))
+    return Status(204, None)
+
+
+@router.get("/facts/{fact_id}/history", response={200: list[HistoryOut], **ERRORS})
+def fact_history(request, fact_id: UUID):
+    tenant = require_scope(request, "read")
+    fact = services.fact_get(tenant=tenant, fact_id=fact_id)
+    return list(selectors.fact_history(fact=fact))

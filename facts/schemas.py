@@ -1,0 +1,105 @@
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from ninja import Field, Schema
+
+from facts.models import Category, Status
+
+
+class FactIn(Schema):
+    text: str = Field(..., min_length=1, max_length=20_000)
+    category: Category | None = None
+    key: str | None = Field(None, max_length=64)
+    confidence: float | None = Field(None, ge=0.0, le=1.0)
+    valid_from: datetime | None = None
+    event_time: datetime | None = None
+    value_json: Any = None
+    entities: list[str] | None = Field(None, max_length=4)
+
+
+class FactPatchIn(Schema):
+    text: str = Field(..., min_length=1, max_length=20_000)
+    category: Category | None = None
+    key: str | None = Field(None, max_length=64)
+    confidence: float | None = Field(None, ge=0.0, le=1.0)
+    entities: list[str] | None = Field(None, max_length=4)
+
+
+class FactOut(Schema):
+    id: UUID = Field(..., alias="uuid")
+    user_id: str
+    key: str
+    text: str
+    value_json: Any = None
+    category: str
+    confidence: float
+    status: str
+    valid_from: datetime
+    valid_to: datetime | None
+    event_time: datetime | None
+    created_at: datetime
+    updated_at: datetime
+    last_mentioned_at: datetime
+    mention_count: int
+    source_turn_id: str | None
+    source_excerpt: str
+    superseded_by: UUID | None
+    replaces: UUID | None
+    entities: list[str]
+    embedding_model: str
+
+    @staticmethod
+    def resolve_user_id(obj) -> str:
+        return obj.user.external_id
+
+    @staticmethod
+    def resolve_source_turn_id(obj) -> str | None:
+        return obj.source_turn.turn_id if obj.source_turn_id else None
+
+    @staticmethod
+    def resolve_superseded_by(obj) -> UUID | None:
+        return obj.superseded_by.uuid if obj.superseded_by_id else None
+
+    @staticmethod
+    def resolve_replaces(obj) -> UUID | None:
+        return obj.replaces.uuid if obj.replaces_id else None
+
+    @staticmethod
+    def resolve_entities(obj) -> list[str]:
+        return [tag.entity.name for tag in obj.entity_tags.all()]
+
+
+class FactPage(Schema):
+    items: list[FactOut]
+    next_cursor: str | None
+
+
+class FactListFilters(Schema):
+    category: Category | None = None
+    status: Status | None = None
+    include_retired: bool = False
+    limit: int = Field(50, ge=1, le=200)
+    cursor: str | None = Field(None, max_length=200)
+
+
+class DeletedOut(Schema):
+    deleted: int
+
+
+class HistoryOut(Schema):
+    fact_id: UUID = Field(..., alias="fact_uuid")
+    action: str
+    before: dict | None
+    after: dict | None
+    actor_kind: str
+    actor_id: str
+    source_turn_id: str
+    reason: str
+    created_at: datetime
+
+
+class Message(Schema):
+    detail: str

@@ -1,0 +1,57 @@
+"""Reads of the fact store, always scoped to one tenant's user."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from datetime import datetime
+
+from django.db.models import Q, QuerySet
+
+from facts.models import Fact, FactHistory, MemoryUser
+from memory_service.errors import Rejected
+
+FACT_RELATED = ("user", "source_turn", "superseded_by", "replaces")
+
+
+def _encode_cursor(fact: Fact) -> str:
+    raw = json.dumps([fact.created_at.isoformat(), fact.pk]).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _decode_cursor(cursor: str) -> tuple[datetime, int]:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        created, pk = json.loads(raw)
+        return datetime.fromisoformat(created), int(pk)
+    except (binascii.Error, ValueError, TypeError, json.JSONDecodeError) as exc:
+        raise Rejected("cursor", "The cursor is not one this API returned.") from exc
+
+
+def fact_list(
+    *, user: MemoryUser, category=None, status=None, include_retired=False, limit=50, cursor=None
+) -> tuple[list[Fact], str | None]:
+    """One page of the user's facts, newest first; live only unless asked otherwise."""
+    qs: QuerySet[Fact] = Fact.objects.filter(user=user)
+    if status:
+        qs = qs.filter(status=status)
+    elif not include_retired:
+        qs = qs.live()
+    if category:
+        qs = qs.filter(category=category)
+    if cursor:
+        created, pk = _decode_cursor(cursor)
+        qs = qs.filter(Q(created_at__lt=created) | Q(created_at=created, pk__lt=pk))
+    page = list(
+        qs.select_related(*FACT_RELATED).prefetch_related("entity_tags__entity").order_by("-created_at", "-pk")[
+            : limit + 1
+        ]
+    )
+    next_cursor = _encode_cursor(page[limit - 1]) if len(page) > limit else None
+    return page[:limit], next_cursor
+
+
+def fact_history(*, fact: Fact) -> QuerySet[FactHistory]:
+    """Audit entries of the fact's whole supersession chain, oldest first."""
+    return FactHistory.objects.filter(tenant_id=fact.tenant_id, chain_id=fact.chain_id).order_by("created_at", "id")

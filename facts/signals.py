@@ -1,0 +1,13 @@
+"""Hooks for apps that keep data derived from facts (the recall index, profiles).
+
+`facts_changed` is sent after the transaction commits, with the integer ids of
+the facts whose text or liveness changed (including deleted ones), so a
+receiver can re-index them. `user_erasing` is sent inside the erase transaction
+before the user's rows go; receivers delete what they derived and return a
+dict of counts for the deletion receipt.
+"""
+
+from django.dispatch import Signal
+
+facts_changed = Signal()  # kwargs: tenant_id, user_id (MemoryUser pk), fact_ids (list[int])
+user_erasing = Signal()  # kwargs: user (MemoryUser); receivers return {kind: count}

@@ -1,0 +1,5 @@
+"""Turn routes (issue 4)."""
+
+from ninja import Router
+
+router = Router()

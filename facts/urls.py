@@ -1,0 +1,3 @@
+"""Dashboard pages of the facts app (issue 5)."""
+
+urlpatterns: list = []

@@ -1,0 +1,24 @@
+"""API-key authentication: `Authorization: Bearer <key>`; the key decides the tenant."""
+
+from __future__ import annotations
+
+from ninja.security import HttpBearer
+
+from facts.models import ApiKey, Tenant
+from memory_service.errors import ScopeDenied
+
+
+class ApiKeyAuth(HttpBearer):
+    def authenticate(self, request, token: str) -> ApiKey | None:
+        return ApiKey.objects.for_key(token)
+
+
+api_key_auth = ApiKeyAuth()
+
+
+def require_scope(request, scope: str) -> Tenant:
+    """The request's tenant, if its key carries `scope` (admin implies all)."""
+    key: ApiKey = request.auth
+    if not key.has_scope(scope):
+        raise ScopeDenied(f"This API key lacks the '{scope}' scope.")
+    return key.tenant

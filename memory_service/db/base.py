@@ -1,0 +1,48 @@
+"""Django's SQLite backend, with sqlite-vec loaded and our PRAGMAs on every connection."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ImproperlyConfigured
+from django.db.backends.sqlite3 import base as sqlite_base
+
+# Applied to every new connection. WAL lets readers run beside one writer;
+# synchronous=NORMAL is durable across application crashes in WAL mode;
+# secure_delete overwrites freed pages so erased text leaves the file.
+CONNECTION_PRAGMAS = (
+    "PRAGMA journal_mode=WAL",
+    "PRAGMA synchronous=NORMAL",
+    "PRAGMA foreign_keys=ON",
+    "PRAGMA secure_delete=ON",
+)
+
+
+class DatabaseWrapper(sqlite_base.DatabaseWrapper):
+    def get_new_connection(self, conn_params):
+        conn = super().get_new_connection(conn_params)
+        load_sqlite_vec(conn)
+        busy_ms = int(float(conn_params.get("timeout", 30)) * 1000)
+        for pragma in CONNECTION_PRAGMAS:
+            conn.execute(pragma)
+        conn.execute(f"PRAGMA busy_timeout={busy_ms:d}")
+        return conn
+
+
+def load_sqlite_vec(conn) -> None:
+    try:
+        import sqlite_vec
+    except ImportError as exc:  # pragma: no cover - install problem
+        raise ImproperlyConfigured(
+            "sqlite-vec is not installed. Run `make install` (or pip install -r requirements.txt)."
+        ) from exc
+    if not hasattr(conn, "enable_load_extension"):
+        raise ImproperlyConfigured(
+            "This SQLite driver cannot load extensions; install pysqlite3-binary "
+            "(see requirements.txt) so sqlite-vec can be loaded."
+        )
+    try:
+        conn.enable_load_extension(True)
+        sqlite_vec.load(conn)
+    except Exception as exc:
+        raise ImproperlyConfigured(f"Could not load the sqlite-vec extension: {exc}") from exc
+    finally:
+        conn.enable_load_extension(False)

@@ -1,0 +1,38 @@
+"""One family of domain errors; `memory_service.api` maps them to HTTP responses."""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    status = 400
+
+    def __init__(self, detail: str, **extra):
+        super().__init__(detail)
+        self.detail = detail
+        self.extra = extra
+
+
+class NotFound(ServiceError):
+    status = 404
+
+
+class ScopeDenied(ServiceError):
+    status = 403
+
+
+class Conflict(ServiceError):
+    status = 409
+
+
+class Rejected(ServiceError):
+    """Input refused by a named rule (injection floor, size, budget)."""
+
+    status = 422
+
+    def __init__(self, rule: str, detail: str):
+        super().__init__(detail, rule=rule)
+        self.rule = rule
+
+
+class LimitExceeded(ServiceError):
+    status = 429

@@ -1,0 +1,188 @@
+"""One settings file, configured from the environment (see .env.example).
+
+Defaults give the embedded mode: SQLite under var/, a filesystem Celery broker,
+the local embedding model and the offline rule-based extractor.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+import environ
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(os.environ.get("MEMORY_VAR_DIR", BASE_DIR / "var"))
+VAR_DIR.mkdir(parents=True, exist_ok=True)
+
+env = environ.Env()
+environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+
+
+def _secret_key() -> str:
+    """SECRET_KEY from the environment, else one generated once per install."""
+    if key := env.str("SECRET_KEY", default=""):
+        return key
+    path = VAR_DIR / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_urlsafe(50))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+SECRET_KEY = _secret_key()
+DEBUG = env.bool("DEBUG", default=True)
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",
+    "django_htmx",
+    "template_partials",
+    "facts",
+    "recall",
+    "profiles",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "memory_service.urls"
+WSGI_APPLICATION = "memory_service.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database -----------------------------------------------------------------
+DATABASES = {
+    "default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'memory.sqlite3'}"),
+}
+if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
+    raise ImproperlyConfigured("DATABASE_URL must be a sqlite:/// URL: the recall index lives in SQLite.")
+DATABASES["default"]["ENGINE"] = "memory_service.db"
+DATABASES["default"]["OPTIONS"] = {
+    "timeout": env.float("SQLITE_BUSY_TIMEOUT_SECONDS", default=30.0),
+    # BEGIN IMMEDIATE takes the write lock up front, so concurrent writers wait
+    # on busy_timeout instead of failing with "database is locked" on upgrade.
+    "transaction_mode": "IMMEDIATE",
+}
+# A real file for tests too (Django would pick :memory:); the pid keeps
+# parallel test runs on one machine apart.
+DATABASES["default"]["TEST"] = {
+    "NAME": env.str("DATABASE_TEST_NAME", default=str(VAR_DIR / f"test-{os.getpid()}.sqlite3")),
+}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Auth, i18n, static ---------------------------------------------------------
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "dashboard-overview"
+LOGOUT_REDIRECT_URL = "login"
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = VAR_DIR / "staticfiles"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+}
+
+# --- Celery ---------------------------------------------------------------------
+_broker_dir = VAR_DIR / "broker"
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="filesystem://")
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    # Embedded broker: messages are files in one local folder, no server needed.
+    for sub in ("queue", "processed", "control"):
+        (_broker_dir / sub).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_broker_dir / "queue"),
+        "data_folder_out": str(_broker_dir / "queue"),
+        "processed_folder": str(_broker_dir / "processed"),
+        "control_folder": str(_broker_dir / "control"),
+        "store_processed": False,
+    }
+else:
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)}
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=120)
+CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=180)
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+# Queues (SPEC 4): `db` reads inputs and applies results on the database host;
+# `llm` and `embed` are stateless and may be consumed on other machines.
+CELERY_TASK_DEFAULT_QUEUE = "db"
+MEMORY_QUEUE_DB = "db"
+MEMORY_QUEUE_LLM = "llm"
+MEMORY_QUEUE_EMBED = "embed"
+
+# --- Memory: write path (SPEC 3) ------------------------------------------------
+MEMORY_HIGH_RISK_CATEGORIES = env.list("MEMORY_HIGH_RISK_CATEGORIES", default=["identity", "health", "finance"])
+MEMORY_FIRST_MENTION_CONFIDENCE = env.float("MEMORY_FIRST_MENTION_CONFIDENCE", default=0.40)
+MEMORY_CONFIDENCE_STEP = env.float("MEMORY_CONFIDENCE_STEP", default=0.30)
+MEMORY_CONFIRMED_CONFIDENCE = env.float("MEMORY_CONFIRMED_CONFIDENCE", default=0.90)
+MEMORY_MAX_FACT_CHARS = env.int("MEMORY_MAX_FACT_CHARS", default=500)
+MEMORY_PROFILE_BUDGET_CHARS = env.int("MEMORY_PROFILE_BUDGET_CHARS", default=8_000)
+MEMORY_OTHER_BUDGET_CHARS = env.int("MEMORY_OTHER_BUDGET_CHARS", default=60_000)
+MEMORY_MAX_TURN_CHARS = env.int("MEMORY_MAX_TURN_CHARS", default=20_000)
+
+# --- Memory: extraction (SPEC 4) ------------------------------------------------
+OPENAI_API_KEY = env.str("OPENAI_API_KEY", default="")
+OPENAI_BASE_URL = env.str("OPENAI_BASE_URL", default="")
+MEMORY_LLM_MODEL = env.str("MEMORY_LLM_MODEL", default="gpt-4.1-mini")
+MEMORY_LLM_TIMEOUT_SECONDS = env.float("MEMORY_LLM_TIMEOUT_SECONDS", default=30.0)
+MEMORY_LLM_MAX_TRIES = env.int("MEMORY_LLM_MAX_TRIES", default=3)
+MEMORY_EXTRACTION_FACTS_CHARS = env.int("MEMORY_EXTRACTION_FACTS_CHARS", default=6_000)
+
+# --- Memory: embeddings and recall (SPEC 5) -------------------------------------
+MEMORY_EMBEDDER = env.str("MEMORY_EMBEDDER", default="local")
+if MEMORY_EMBEDDER not in {"local", "openai"}:
+    raise ImproperlyConfigured("MEMORY_EMBEDDER must be 'local' or 'openai'.")
+MEMORY_EMBEDDING_MODEL = env.str("MEMORY_EMBEDDING_MODEL", default="")
+MEMORY_EMBEDDING_BASE_URL = env.str("MEMORY_EMBEDDING_BASE_URL", default="")
+MEMORY_TORCH_THREADS = env.int("MEMORY_TORCH_THREADS", default=2)
+MEMORY_RECALL_DEFAULT_K = env.int("MEMORY_RECALL_DEFAULT_K", default=20)
+
+# --- Memory: profiles and context (SPEC 6) --------------------------------------
+MEMORY_PROFILE_EVERY_TURNS = env.int("MEMORY_PROFILE_EVERY_TURNS", default=5)

@@ -1,0 +1,3 @@
+"""Dashboard pages of the profiles app (issue 6)."""
+
+urlpatterns: list = []

@@ -1,0 +1,5 @@
+"""Recall route (issue 3)."""
+
+from ninja import Router
+
+router = Router()

@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+
+
+class RecallConfig(AppConfig):
+    name = "recall"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from recall import checks  # noqa: F401  (registers the system checks)

@@ -1,0 +1,38 @@
+"""System checks: the recall index needs FTS5 and sqlite-vec on every connection."""
+
+from __future__ import annotations
+
+from django.core.checks import Error, register
+from django.db import connection
+
+
+# Not tagged "database": these must run at every start-up, not only on `check --database`.
+@register()
+def check_sqlite_extensions(app_configs=None, **kwargs):
+    errors = []
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT sqlite_compileoption_used('ENABLE_FTS5')")
+            fts5 = cursor.fetchone()[0]
+    except Exception as exc:  # the connection itself may be what fails
+        return [Error(f"Could not open the database: {exc}", id="recall.E000")]
+    if not fts5:
+        errors.append(
+            Error(
+                "SQLite was built without FTS5; lexical recall cannot work.",
+                hint="Install pysqlite3-binary (requirements.txt), which bundles an FTS5 build.",
+                id="recall.E001",
+            )
+        )
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT vec_version()")
+    except Exception as exc:
+        errors.append(
+            Error(
+                f"sqlite-vec is not loaded on database connections ({exc}).",
+                hint="Install sqlite-vec and use the memory_service.db engine.",
+                id="recall.E002",
+            )
+        )
+    return errors
