@@ -204,8 +204,14 @@ def fact_store(
     source_turn=None,
     source_excerpt: str = "",
     idempotency_key: str | None = None,
+    contradicts: Fact | None = None,
 ) -> StoreResult:
-    """Store one fact: de-duplicate, arbitrate a same-key contradiction, or insert."""
+    """Store one fact: de-duplicate, arbitrate a contradiction, or insert.
+
+    The contradicted fact is `contradicts` when the caller names one (an
+    extractor's supersede) and it is still live, else the user's live fact with
+    the same key. Either way the confidence policy decides.
+    """
     text = check_fact_text(text)
     category = normalise_category(category)
     key = normalise_key(key)
@@ -228,8 +234,8 @@ def fact_store(
         result = StoreResult(_refresh(existing, actor, confidence, now), "duplicate")
     else:
         confidence = arbitration.first_mention_confidence(confidence)
-        current = None
-        if key:
+        current = contradicts if contradicts is not None and contradicts.is_live else None
+        if current is None and key:
             current = Fact.objects.live().filter(user=user, key=key).order_by("-created_at").first()
         if current is not None and arbitration.needs_confirmation(
             old=current, new_category=category, new_confidence=confidence

@@ -2,7 +2,9 @@
 
 `facts_changed` is sent after the transaction commits, with the integer ids of
 the facts whose text or liveness changed (including deleted ones), so a
-receiver can re-index them. `user_erasing` is sent inside the erase transaction
+receiver can re-index them. `turn_processed` is sent after commit when extraction of a turn
+finished (done or skipped), for the profile projection's turn counter.
+`user_erasing` is sent inside the erase transaction
 before the user's rows go; receivers delete what they derived and return a
 dict of counts for the deletion receipt.
 """
@@ -11,3 +13,4 @@ from django.dispatch import Signal
 
 facts_changed = Signal()  # kwargs: tenant_id, user_id (MemoryUser pk), fact_ids (list[int])
 user_erasing = Signal()  # kwargs: user (MemoryUser); receivers return {kind: count}
+turn_processed = Signal()  # kwargs: tenant_id, user_id (MemoryUser pk), turn_id (Turn pk), state
