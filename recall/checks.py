@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.core.checks import Error, register
 from django.db import connection
+
+
+def _django_query(sql: str):
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+        return cursor.fetchone()
 
 
 # Not tagged "database": these must run at every start-up, not only on `check --database`.
 @register()
 def check_sqlite_extensions(app_configs=None, **kwargs):
+    return extension_errors(_django_query)
+
+
+def extension_errors(query: Callable[[str], tuple]) -> list[Error]:
+    """Errors for a connection (given as a one-row query function) lacking FTS5 or sqlite-vec."""
     errors = []
     try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT sqlite_compileoption_used('ENABLE_FTS5')")
-            fts5 = cursor.fetchone()[0]
+        fts5 = query("SELECT sqlite_compileoption_used('ENABLE_FTS5')")[0]
     except Exception as exc:  # the connection itself may be what fails
         return [Error(f"Could not open the database: {exc}", id="recall.E000")]
     if not fts5:
@@ -25,8 +36,7 @@ def check_sqlite_extensions(app_configs=None, **kwargs):
             )
         )
     try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT vec_version()")
+        query("SELECT vec_version()")
     except Exception as exc:
         errors.append(
             Error(

@@ -1,0 +1,53 @@
+"""Several OS processes writing to one user at once lose nothing and never see 'database is locked'."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from facts.models import Fact, FactHistory, MemoryUser
+from tests.base import make_tenant
+
+ROOT = Path(__file__).resolve().parents[2]
+WRITERS = 4
+FACTS_EACH = 250
+
+
+@pytest.mark.django_db(transaction=True)
+def test_parallel_writer_processes_lose_nothing(tmp_path):
+    tenant = make_tenant("busy").tenant
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{connection.settings_dict['NAME']}",
+        "MEMORY_VAR_DIR": str(tmp_path),
+        # A broker folder with no worker: after-commit tasks queue as files, like a web process.
+        "CELERY_BROKER_URL": "filesystem://",
+        "CELERY_TASK_ALWAYS_EAGER": "0",
+        "PYTHONPATH": str(ROOT),
+    }
+    procs = [
+        subprocess.Popen(
+            [sys.executable, str(Path(__file__).with_name("concurrent_writer.py")), str(n), str(FACTS_EACH), str(tenant.pk), str(tmp_path)],
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        for n in range(WRITERS)
+    ]
+    deadline = time.monotonic() + 120
+    while len(list(tmp_path.glob("ready-*"))) < WRITERS and time.monotonic() < deadline:
+        time.sleep(0.05)
+    (tmp_path / "go").touch()
+    outputs = [p.communicate(timeout=300) for p in procs]
+    for proc, (out, err) in zip(procs, outputs, strict=True):
+        assert "database is locked" not in err
+        assert proc.returncode == 0, err[-2000:]
+    assert MemoryUser.objects.filter(tenant=tenant).count() == 1
+    facts = Fact.objects.filter(tenant=tenant)
+    assert facts.count() == WRITERS * FACTS_EACH
+    assert facts.values("text").distinct().count() == WRITERS * FACTS_EACH
+    assert FactHistory.objects.filter(tenant=tenant, action="insert").count() == WRITERS * FACTS_EACH

@@ -1,0 +1,39 @@
+from __future__ import annotations
+
+
+def test_cursor_pagination_walks_every_live_fact_once(api):
+    texts = {f"User visited city number {i}." for i in range(23)}
+    for text in sorted(texts):
+        assert api.post("/users/u1/facts", {"text": text}).status_code == 201
+    seen, cursor = [], None
+    while True:
+        params = {"limit": 5, **({"cursor": cursor} if cursor else {})}
+        page = api.get("/users/u1/facts", **params).json()
+        seen += [f["text"] for f in page["items"]]
+        cursor = page["next_cursor"]
+        if not cursor:
+            break
+    assert len(seen) == 23 and set(seen) == texts
+
+
+def test_filters_by_category(api):
+    api.post("/users/u1/facts", {"text": "User is vegan.", "category": "hard_preference"})
+    api.post("/users/u1/facts", {"text": "User uses Postgres.", "category": "environment"})
+    items = api.get("/users/u1/facts", category="environment").json()["items"]
+    assert [f["text"] for f in items] == ["User uses Postgres."]
+
+
+def test_a_forged_cursor_is_422(api):
+    api.post("/users/u1/facts", {"text": "User is vegan."})
+    r = api.get("/users/u1/facts", cursor="not-a-cursor!!")
+    assert r.status_code == 422 and r.json()["rule"] == "cursor"
+
+
+def test_an_out_of_range_limit_is_422(api):
+    api.post("/users/u1/facts", {"text": "User is vegan."})
+    assert api.get("/users/u1/facts", limit=0).status_code == 422
+    assert api.get("/users/u1/facts", limit=10_000).status_code == 422
+
+
+def test_an_unknown_user_is_404(api):
+    assert api.get("/users/nobody/facts").status_code == 404
