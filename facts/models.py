@@ -64,6 +64,8 @@ class ApiKey(models.Model):
     scopes = models.JSONField(default=list)
     created_at = models.DateTimeField(default=timezone.now)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    # Written by a Celery task at most once a minute per key (facts.bookkeeping).
+    last_used_at = models.DateTimeField(null=True, blank=True)
 
     objects = ApiKeyManager()
 

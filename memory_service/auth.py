@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from ninja.security import HttpBearer
 
+from facts.bookkeeping import note_key_used
 from facts.models import ApiKey, Tenant
 from memory_service.errors import ScopeDenied
 
 
 class ApiKeyAuth(HttpBearer):
     def authenticate(self, request, token: str) -> ApiKey | None:
-        return ApiKey.objects.for_key(token)
+        key = ApiKey.objects.for_key(token)
+        if key is not None:
+            note_key_used(key)
+        return key
 
 
 api_key_auth = ApiKeyAuth()

@@ -8,13 +8,29 @@ from __future__ import annotations
 
 import os
 
-os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "1")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 import pytest  # noqa: E402
 
 from tests.base import ApiClient, make_tenant  # noqa: E402
+
+
+@pytest.fixture(autouse=True, scope="session")
+def celery_eager():
+    """Run tasks inline in this process only.
+
+    Set on the app, not through the environment: pytest-django has loaded the
+    settings before this file is imported, and worker processes started by
+    integration tests must not inherit eager mode.
+    """
+    from django.conf import settings
+
+    from memory_service.celery import app
+
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    app.conf.update(task_always_eager=True, task_eager_propagates=True)
+    yield
 
 
 @pytest.fixture
