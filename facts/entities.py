@@ -1,4 +1,11 @@
-"""Entity name normalisation and tagging (SPEC 2)."""
+"""Entity name normalisation, resolution and tagging (SPEC 2).
+
+An entity's `name` is its readable normalised form (lower case, single spaces,
+no edge punctuation). Resolution also matches a simple singular form and the
+entity's aliases, so "Pods", "pod" and "pods" are one entity; the singular form
+is only ever a matching key, never shown, because English plurals are too
+irregular to rewrite names safely ("Kubernetes" is not a plural).
+"""
 
 from __future__ import annotations
 
@@ -12,29 +19,33 @@ _EDGE_PUNCT = re.compile(r"^[^\w]+|[^\w+#]+$")
 
 
 def normalise_entity(name: str) -> str:
-    """Lower case, single spaces, edge punctuation off, a simple plural made singular."""
-    name = _EDGE_PUNCT.sub("", _SPACE.sub(" ", (name or "").strip().lower()))
-    words = name.split(" ")
-    last = words[-1] if words else ""
-    if len(last) > 3 and not last.endswith(("ss", "us", "is", "ous")):
+    """Lower case, single spaces, edge punctuation off (keeps C++ and C#)."""
+    return _EDGE_PUNCT.sub("", _SPACE.sub(" ", (name or "").strip().lower()))[:100]
+
+
+def match_key(name: str) -> str:
+    """A normalised name with a simple plural on its last word made singular."""
+    words = normalise_entity(name).split(" ")
+    last = words[-1]
+    if len(last) > 3 and not last.endswith(("ss", "us", "is")):
         if last.endswith("ies") and len(last) > 4:
             last = last[:-3] + "y"
         elif last.endswith("s"):
             last = last[:-1]
-        words[-1] = last
-    return " ".join(words)[:100]
+    return " ".join([*words[:-1], last])
 
 
 def resolve_entity(*, user, name: str) -> Entity | None:
-    """Find the user's entity by normalised name or alias, creating it if new."""
+    """Find the user's entity by name, singular form or alias; create it if new."""
     norm = normalise_entity(name)
     if not norm:
         return None
     entity = Entity.objects.filter(user=user, name=norm).first()
     if entity:
         return entity
-    for candidate in Entity.objects.filter(user=user).exclude(aliases=[]):
-        if norm in candidate.aliases:
+    key = match_key(norm)
+    for candidate in Entity.objects.filter(user=user).only("id", "name", "aliases"):
+        if match_key(candidate.name) == key or norm in candidate.aliases:
             return candidate
     return Entity.objects.create(tenant_id=user.tenant_id, user=user, name=norm, display_name=name.strip()[:100])
 

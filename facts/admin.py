@@ -1,0 +1,53 @@
+from __future__ import annotations
+
+from django.contrib import admin
+
+from facts.models import ApiKey, DeletionReceipt, Tenant
+
+
+class ApiKeyInline(admin.TabularInline):
+    model = ApiKey
+    extra = 0
+    fields = ("name", "prefix", "scopes", "created_at", "last_used_at", "revoked_at")
+    readonly_fields = ("prefix", "created_at", "last_used_at")
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False  # keys are issued by create_tenant / issue_key, which show the secret once
+
+
+@admin.register(Tenant)
+class TenantAdmin(admin.ModelAdmin):
+    list_display = ("name", "id", "created_at", "allow_sensitive_context")
+    search_fields = ("name",)
+    filter_horizontal = ("staff",)
+    inlines = [ApiKeyInline]
+
+
+@admin.action(description="Revoke the selected keys")
+def revoke_keys(modeladmin, request, queryset):
+    for key in queryset:
+        key.revoke()
+
+
+@admin.register(ApiKey)
+class ApiKeyAdmin(admin.ModelAdmin):
+    list_display = ("name", "prefix", "tenant", "scopes", "created_at", "last_used_at", "revoked_at")
+    list_filter = ("revoked_at",)
+    readonly_fields = ("key_hash", "prefix", "created_at", "last_used_at")
+    actions = [revoke_keys]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+
+@admin.register(DeletionReceipt)
+class DeletionReceiptAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "tenant", "scope", "user_hash", "actor_kind", "actor_id")
+    readonly_fields = [f.name for f in DeletionReceipt._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False

@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError
+
+from facts.models import SCOPES, ApiKey, Tenant
+
+
+class Command(BaseCommand):
+    help = "Issue another API key for a tenant (printed once as api_key=…), or revoke one by its prefix."
+
+    def add_arguments(self, parser):
+        parser.add_argument("tenant_id")
+        parser.add_argument("--key-name", default="default")
+        parser.add_argument("--scopes", default=",".join(SCOPES))
+        parser.add_argument("--revoke", metavar="PREFIX", help="Revoke the tenant's key with this prefix instead")
+
+    def handle(self, *args, tenant_id: str, key_name: str, scopes: str, revoke: str | None, **options):
+        try:
+            tenant = Tenant.objects.get(pk=tenant_id)
+        except (Tenant.DoesNotExist, ValidationError) as exc:
+            raise CommandError(f"No tenant {tenant_id!r}; create_tenant prints the ids.") from exc
+        if revoke:
+            keys = list(ApiKey.objects.filter(tenant=tenant, prefix=revoke, revoked_at__isnull=True))
+            if not keys:
+                raise CommandError(f"No active key with prefix {revoke!r} for this tenant.")
+            for key in keys:
+                key.revoke()
+            self.stdout.write(f"revoked={revoke}")
+            return
+        wanted = [s.strip() for s in scopes.split(",") if s.strip()]
+        if not wanted or set(wanted) - set(SCOPES):
+            raise CommandError(f"Scopes must be among {', '.join(SCOPES)}.")
+        _, raw = ApiKey.objects.issue(tenant=tenant, name=key_name, scopes=wanted)
+        self.stdout.write(f"api_key={raw}")
