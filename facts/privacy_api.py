@@ -1,5 +1,45 @@
-"""Erase and export routes (issue 5)."""
+"""Erase and export routes (SPEC 8).
 
-from ninja import Router
+Erasing needs the `admin` scope: it cannot be undone, so a routine `write` key
+(the one an assistant holds to send turns) must not be able to do it.
+Exporting needs `read`: it shows nothing the read routes do not already show.
+"""
 
-router = Router()
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from ninja import Router, Schema
+
+from facts import privacy, services
+from facts.schemas import Message
+from memory_service.auth import require_scope
+
+router = Router(tags=["privacy"])
+
+ERRORS = {401: Message, 403: Message, 404: Message}
+
+
+class ReceiptOut(Schema):
+    id: int
+    scope: str
+    user_hash: str
+    counts: dict[str, int]
+    actor_kind: str
+    actor_id: str
+    created_at: datetime
+
+
+@router.delete("/users/{user_id}", response={200: ReceiptOut, **ERRORS})
+def erase_user(request, user_id: str):
+    tenant = require_scope(request, "admin")
+    user = services.memory_user_get(tenant=tenant, user_id=user_id)
+    return privacy.user_erase(user=user, actor=services.Actor.api_key(request.auth))
+
+
+@router.get("/users/{user_id}/export", response={200: dict[str, Any], **ERRORS})
+def export_user(request, user_id: str):
+    tenant = require_scope(request, "read")
+    user = services.memory_user_get(tenant=tenant, user_id=user_id)
+    return privacy.user_export(user=user)

@@ -307,6 +307,8 @@ def _retire_superseded(old: Fact, new: Fact, actor: Actor, now, *, reason: str) 
     old.superseded_by = new
     old.updated_at = now
     old.save(update_fields=["status", "valid_to", "superseded_by", "updated_at"])
+    # Edges are valid while their provenance fact is (SPEC 2): retire them with it.
+    old.edges.filter(valid_to=None).update(valid_to=old.valid_to)
     _record(old, HistoryAction.SUPERSEDE, actor, before=before, after=snapshot(old), reason=reason)
 
 
@@ -385,6 +387,8 @@ def facts_forget_by_key(*, user: MemoryUser, key: str, actor: Actor) -> int:
     """Forget every fact of the user with this key, live or retired."""
     facts = list(Fact.objects.filter(user=user, key=normalise_key(key)))
     for fact in facts:
+        # Reload: forgetting an earlier one may have nulled this one's links (replaces, superseded_by).
+        fact.refresh_from_db()
         _forget(fact, actor, f"forgotten with key {fact.key!r}")
     if facts:
         _announce(user, [f.pk for f in facts])

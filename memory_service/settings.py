@@ -136,9 +136,12 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "processed_folder": str(_broker_dir / "processed"),
         "control_folder": str(_broker_dir / "control"),
         "store_processed": False,
+        # The transport polls; its 1 s default sleep after each empty or
+        # QoS-full poll caps an acks_late worker near one task a second.
+        "polling_interval": env.float("MEMORY_FS_POLL_SECONDS", default=0.05),
     }
 else:
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=900)}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
@@ -174,6 +177,8 @@ MEMORY_LLM_MODEL = env.str("MEMORY_LLM_MODEL", default="gpt-4.1-mini")
 MEMORY_LLM_TIMEOUT_SECONDS = env.float("MEMORY_LLM_TIMEOUT_SECONDS", default=30.0)
 MEMORY_LLM_MAX_TRIES = env.int("MEMORY_LLM_MAX_TRIES", default=3)
 MEMORY_EXTRACTION_FACTS_CHARS = env.int("MEMORY_EXTRACTION_FACTS_CHARS", default=6_000)
+MEMORY_LLM_BACKOFF_SECONDS = env.float("MEMORY_LLM_BACKOFF_SECONDS", default=2.0)
+MEMORY_LLM_JSON_MODE = env.bool("MEMORY_LLM_JSON_MODE", default=True)
 
 # --- Memory: embeddings and recall (SPEC 5) -------------------------------------
 MEMORY_EMBEDDER = env.str("MEMORY_EMBEDDER", default="local")
@@ -183,6 +188,32 @@ MEMORY_EMBEDDING_MODEL = env.str("MEMORY_EMBEDDING_MODEL", default="")
 MEMORY_EMBEDDING_BASE_URL = env.str("MEMORY_EMBEDDING_BASE_URL", default="")
 MEMORY_TORCH_THREADS = env.int("MEMORY_TORCH_THREADS", default=2)
 MEMORY_RECALL_DEFAULT_K = env.int("MEMORY_RECALL_DEFAULT_K", default=20)
+MEMORY_EMBEDDING_TIMEOUT_SECONDS = env.float("MEMORY_EMBEDDING_TIMEOUT_SECONDS", default=10.0)
+MEMORY_EMBED_BATCH_SIZE = env.int("MEMORY_EMBED_BATCH_SIZE", default=64)
+# Recall tuning (docs/recall.md has the ablation behind each default).
+MEMORY_RECALL_FUSION = env.str("MEMORY_RECALL_FUSION", default="rrf")
+if MEMORY_RECALL_FUSION not in {"rrf", "linear"}:
+    raise ImproperlyConfigured("MEMORY_RECALL_FUSION must be 'rrf' or 'linear'.")
+MEMORY_RECALL_LEXICAL_WEIGHT = env.float("MEMORY_RECALL_LEXICAL_WEIGHT", default=3.0)
+MEMORY_RECALL_VECTOR_WEIGHT = env.float("MEMORY_RECALL_VECTOR_WEIGHT", default=3.0)
+MEMORY_RECALL_CANDIDATES = env.int("MEMORY_RECALL_CANDIDATES", default=50)
+MEMORY_RECALL_MIN_SIMILARITY = env.float("MEMORY_RECALL_MIN_SIMILARITY", default=0.0)
+MEMORY_RECALL_LEXICAL_FLOOR = env.float("MEMORY_RECALL_LEXICAL_FLOOR", default=0.0)
+MEMORY_RECALL_FEEDBACK_TERMS = env.int("MEMORY_RECALL_FEEDBACK_TERMS", default=0)
+MEMORY_RECALL_FEEDBACK_DOCS = env.int("MEMORY_RECALL_FEEDBACK_DOCS", default=3)
+MEMORY_RECALL_FEEDBACK_WEIGHT = env.float("MEMORY_RECALL_FEEDBACK_WEIGHT", default=1.5)
+MEMORY_RECALL_UNIVERSAL_SHARE = env.float("MEMORY_RECALL_UNIVERSAL_SHARE", default=0.3)
+MEMORY_RECALL_UNIVERSAL_MIN_FACTS = env.int("MEMORY_RECALL_UNIVERSAL_MIN_FACTS", default=20)
+MEMORY_RECALL_EMBED_CONTEXT = env.bool("MEMORY_RECALL_EMBED_CONTEXT", default=False)
+MEMORY_RECALL_HALF_LIFE_DAYS = env.float("MEMORY_RECALL_HALF_LIFE_DAYS", default=7.0)
 
 # --- Memory: profiles and context (SPEC 6) --------------------------------------
 MEMORY_PROFILE_EVERY_TURNS = env.int("MEMORY_PROFILE_EVERY_TURNS", default=5)
+MEMORY_PROFILE_RECENT_DAYS = env.int("MEMORY_PROFILE_RECENT_DAYS", default=7)
+MEMORY_PROFILE_KEEP_VERSIONS = env.int("MEMORY_PROFILE_KEEP_VERSIONS", default=20)
+MEMORY_CONTEXT_MAX_TOKENS = env.int("MEMORY_CONTEXT_MAX_TOKENS", default=32_000)
+MEMORY_CONTEXT_MIN_CONFIDENCE = env.float("MEMORY_CONTEXT_MIN_CONFIDENCE", default=0.5)
+MEMORY_CONTEXT_STALE_DAYS = env.int("MEMORY_CONTEXT_STALE_DAYS", default=90)
+MEMORY_CONTEXT_TASK_STALE_DAYS = env.int("MEMORY_CONTEXT_TASK_STALE_DAYS", default=14)
+# Bearer token for the Prometheus endpoint /metrics; empty = loopback clients only.
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")

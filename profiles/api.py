@@ -1,5 +1,73 @@
-"""Profile, context and metrics routes (issue 6)."""
+"""Profile, session end, context block and metrics routes (API.md): thin handlers."""
 
-from ninja import Router
+from __future__ import annotations
 
-router = Router()
+from typing import Literal
+
+from ninja import Router, Status
+
+from facts import services as fact_services
+from facts.schemas import Message
+from memory_service.auth import require_scope
+from memory_service.errors import Rejected
+from profiles import metrics, services
+from profiles.models import ProfileTrigger
+from profiles.schemas import ContextIn, ContextOut, MetricsOut, ProfileOut, SessionEndOut
+from profiles.tasks import enqueue_projection
+from profiles.tokens import ENCODING_NAME
+
+router = Router(tags=["profiles"])
+
+ERRORS = {401: Message, 403: Message, 404: Message, 422: Message}
+
+
+@router.get("/users/{user_id}/profile", response={200: ProfileOut, **ERRORS})
+def get_profile(request, user_id: str):
+    tenant = require_scope(request, "read")
+    user = fact_services.memory_user_get(tenant=tenant, user_id=user_id)
+    profile = services.profile_latest(user) or services.profile_refresh(user_pk=user.pk, trigger=ProfileTrigger.ON_READ)
+    return {
+        "user_id": user.external_id,
+        "version": profile.version,
+        "facts_version": profile.facts_version,
+        "current": services.profile_is_current(profile, user),
+        "trigger": profile.trigger,
+        "created_at": profile.created_at,
+        "updated_at": profile.updated_at,
+        **profile.data,
+    }
+
+
+@router.post("/users/{user_id}/sessions/{session_id}/end", response={202: SessionEndOut, **ERRORS})
+def end_session(request, user_id: str, session_id: str):
+    tenant = require_scope(request, "write")
+    if not 1 <= len(session_id) <= 128:
+        raise Rejected("session_id", "session_id must be 1-128 characters.")
+    user = fact_services.memory_user_get(tenant=tenant, user_id=user_id)
+    queued = enqueue_projection(user.pk, ProfileTrigger.SESSION_END)
+    # The session end itself is never refused: the profile is derived data and
+    # the next trigger rebuilds it. The status says whether it was queued now.
+    status = "projection queued" if queued else "projection not queued (see the server log); the next trigger projects"
+    return Status(202, {"user_id": user.external_id, "session_id": session_id, "status": status})
+
+
+@router.post("/users/{user_id}/context", response={200: ContextOut, **ERRORS})
+def context(request, user_id: str, payload: ContextIn):
+    tenant = require_scope(request, "read")
+    user = fact_services.memory_user_get(tenant=tenant, user_id=user_id)
+    block = services.context_block(user=user, query=payload.query, max_tokens=payload.max_tokens)
+    return {
+        "text": block.text,
+        "tokens": block.tokens,
+        "max_tokens": block.max_tokens,
+        "tokenizer": ENCODING_NAME,
+        "sections": block.sections,
+        "dropped": block.dropped,
+        "recall": block.recall or None,
+    }
+
+
+@router.get("/metrics", response={200: MetricsOut, **ERRORS})
+def tenant_metrics(request, window: Literal["1h", "24h", "7d", "30d"] = "7d"):
+    tenant = require_scope(request, "read")
+    return metrics.tenant_metrics(tenant, window=window)

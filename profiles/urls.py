@@ -1,3 +1,12 @@
-"""Dashboard pages of the profiles app (issue 6)."""
+"""Pages of the profiles app: the dashboard's metrics page and Prometheus /metrics."""
 
-urlpatterns: list = []
+from __future__ import annotations
+
+from django.urls import path
+
+from profiles import views
+
+urlpatterns = [
+    path("t/<uuid:tenant_id>/metrics/", views.metrics_page, name="dashboard-metrics"),
+    path("metrics", views.prometheus_metrics, name="prometheus-metrics"),
+]

@@ -7,3 +7,4 @@ class RecallConfig(AppConfig):
 
     def ready(self) -> None:
         from recall import checks  # noqa: F401  (registers the system checks)
+        from recall import receivers  # noqa: F401  (connects the index to facts.signals)

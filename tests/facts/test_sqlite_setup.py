@@ -79,3 +79,14 @@ def test_manage_py_check_loads_everything_in_a_fresh_process(tmp_path):
     )
     assert out.returncode == 0, out.stderr
     assert "no issues" in out.stdout
+
+
+def test_checks_never_create_a_database_file_on_a_worker_machine(tmp_path):
+    """An llm-queue worker host has no database: start-up checks must not create one."""
+    db_file = tmp_path / "absent.sqlite3"
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db_file}", "MEMORY_VAR_DIR": str(tmp_path)}
+    out = subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert not db_file.exists()

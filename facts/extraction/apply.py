@@ -1,0 +1,258 @@
+"""Applying a validated extraction reply to the store, in one transaction (db queue).
+
+Every change goes through facts.services, which owns the injection floor,
+verbatim de-duplication, same-key arbitration and the confidence policy.
+This module adds what is specific to the extractor: resolving the ids it
+names among THIS user's live facts, idempotency keys per (turn, key, action),
+graph edges, the turn's outcome and the session cursor.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+import time
+import uuid
+from datetime import UTC, datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from facts import services
+from facts.entities import resolve_entity
+from facts.extraction import turns
+from facts.guard import check_untrusted_text
+from facts.models import Edge, Fact, FactEntity, SessionCursor, Turn, TurnState
+from memory_service.errors import Conflict, Rejected
+
+log = logging.getLogger(__name__)
+
+_RELATION = re.compile(r"[^a-z0-9]+")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_WORD = re.compile(r"\w+")
+
+
+def normalise_relation(relation: str) -> str:
+    return _RELATION.sub("_", (relation or "").strip().lower()).strip("_")[:64]
+
+
+def _parse_time(value: str | None) -> datetime | None:
+    if not value:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return timezone.make_aware(parsed, UTC) if timezone.is_naive(parsed) else parsed
+
+
+def idempotency_key(turn_pk: int, key: str, action: str, item: dict) -> str:
+    """SPEC 3: turn id + fact key + a hash of the action, stable across re-deliveries."""
+    action_hash = hashlib.sha1(json.dumps([action, item], sort_keys=True).encode()).hexdigest()
+    return hashlib.sha256(f"{turn_pk}|{key}|{action_hash}".encode()).hexdigest()
+
+
+def _excerpt(fact_text: str, user_texts: list[str]) -> str:
+    """The user's sentence sharing most words with the fact: the provenance a reviewer reads."""
+    wanted = {w for w in _WORD.findall(fact_text.lower()) if len(w) > 2 and w != "user"}
+    best, best_score = "", -1
+    for text in user_texts:
+        for sentence in _SENTENCE.split(text):
+            score = len(wanted & set(_WORD.findall(sentence.lower())))
+            if score > best_score:
+                best, best_score = sentence.strip(), score
+    return best[:300]
+
+
+class Applier:
+    """Applies one reply for one turn; collects the outcome the dashboard shows."""
+
+    def __init__(self, turn: Turn, job: dict, extractor: str):
+        self.turn = turn
+        self.user = turn.user
+        self.refs: dict[str, str] = job.get("refs", {})
+        self.user_texts = [m["user"] for m in job.get("messages", [])]
+        self.actor = services.Actor.extractor(extractor.split(":")[0] or "llm")
+        self.outcome = turns.empty_outcome()
+        self.touched: list[Fact] = []  # added or refreshed: candidates for edge provenance
+
+    # --- ids -------------------------------------------------------------------------------
+
+    def _resolve(self, ref: str) -> Fact | None:
+        """A live fact of this user named by a prompt ref (f3) or a uuid; anything else is ignored."""
+        try:
+            fact_uuid = uuid.UUID(self.refs.get(ref, ref))
+        except ValueError:  # neither a ref of this prompt nor a uuid
+            fact_uuid = None
+        fact = Fact.objects.live().filter(user=self.user, uuid=fact_uuid).first() if fact_uuid else None
+        if fact is None:
+            self.outcome["ignored_ids"].append(ref)
+            log.warning("Extractor named unknown or foreign fact id %r for turn %s; ignored", ref, self.turn.pk)
+        return fact
+
+    # --- actions ---------------------------------------------------------------------------
+
+    def _store(self, item: dict, action: str, *, contradicts: Fact | None = None) -> None:
+        key = item.get("key") or (contradicts.key if contradicts else "")
+        category = item.get("category") or (contradicts.category if contradicts else "other")
+        idem_item = {**item, "old": str(contradicts.uuid) if contradicts else None}
+        try:
+            result = services.fact_store(
+                user=self.user,
+                text=item["text"],
+                actor=self.actor,
+                category=category,
+                key=key,
+                confidence=item.get("confidence"),
+                valid_from=_parse_time(item.get("valid_from")),
+                event_time=_parse_time(item.get("event_time")),
+                entities=item.get("entities") or None,
+                source_turn=self.turn,
+                source_excerpt=_excerpt(item["text"], self.user_texts),
+                idempotency_key=idempotency_key(self.turn.pk, services.normalise_key(key), action, idem_item),
+                contradicts=contradicts,
+            )
+        except Rejected as exc:
+            self.outcome["rejected"].append({"text_excerpt": item["text"][:120], "rule": exc.rule})
+            return
+        fact_uuid = str(result.fact.uuid)
+        if result.outcome == "created":
+            self.outcome["added"].append(fact_uuid)
+            self.touched.append(result.fact)
+        elif result.outcome == "superseded":
+            self.outcome["added"].append(fact_uuid)
+            self.outcome["superseded"].append(str(result.replaced.uuid))
+            self.touched.append(result.fact)
+        elif result.outcome == "pending":
+            self.outcome["pending"].append(fact_uuid)
+        else:  # duplicate (a refresh) or idempotent (already applied)
+            self.outcome["duplicates"].append(fact_uuid)
+            if result.fact.is_live:
+                self.touched.append(result.fact)
+
+    def _expire(self, item: dict) -> None:
+        fact = self._resolve(item["id"])
+        if fact is None:
+            return
+        valid_to = _parse_time(item.get("valid_to")) or self.turn.occurred_at
+        try:
+            services.fact_expire(
+                fact=fact, actor=self.actor, valid_to=min(valid_to, timezone.now()),
+                reason=item.get("reason") or f"no longer true (turn {self.turn.turn_id})",
+            )
+        except Conflict:  # retired earlier in this same reply
+            self.outcome["ignored_ids"].append(item["id"])
+            return
+        self.outcome["expired"].append(str(fact.uuid))
+
+    def _edge(self, item: dict) -> None:
+        relation = normalise_relation(item["relation"])
+        try:
+            for text in (item["src"], item["dst"], item["relation"]):
+                check_untrusted_text(text)
+        except Rejected as exc:
+            self.outcome["rejected"].append({"text_excerpt": f"{item['src']} {relation} {item['dst']}"[:120],
+                                             "rule": exc.rule})
+            return
+        src = resolve_entity(user=self.user, name=item["src"])
+        dst = resolve_entity(user=self.user, name=item["dst"])
+        if not relation or src is None or dst is None or src == dst:
+            return
+        provenance = self._provenance(src.pk, dst.pk)
+        edge = Edge.objects.filter(user=self.user, src=src, relation=relation, dst=dst, valid_to=None).first()
+        if edge is None:
+            Edge.objects.create(tenant_id=self.user.tenant_id, user=self.user, src=src, relation=relation, dst=dst,
+                                fact=provenance)
+        elif edge.fact_id is None and provenance is not None:
+            edge.fact = provenance
+            edge.save(update_fields=["fact"])
+        self.outcome["edges"] += 1
+
+    def _provenance(self, src_pk: int, dst_pk: int) -> Fact | None:
+        """A fact of this turn tagged with either end, preferring the newest; None if there is none."""
+        if not self.touched:
+            return None
+        ids = [f.pk for f in self.touched]
+        tagged = set(
+            FactEntity.objects.filter(fact_id__in=ids, entity_id__in=[src_pk, dst_pk]).values_list("fact_id", flat=True)
+        )
+        return next((f for f in reversed(self.touched) if f.pk in tagged), None)
+
+    def run(self, reply: dict) -> dict:
+        for item in reply.get("supersede", []):
+            old = self._resolve(item["id"])
+            if old is not None:
+                self._store(item, "supersede", contradicts=old)
+        for item in reply.get("add", []):
+            self._store(item, "add")
+        for item in reply.get("expire", []):
+            self._expire(item)
+        for item in reply.get("edges", []):
+            self._edge(item)
+        return self.outcome
+
+
+def _summary(outcome: dict) -> str:
+    if any(outcome[k] for k in ("added", "superseded", "expired", "pending", "duplicates")) or outcome["edges"]:
+        return ""
+    if outcome["rejected"]:
+        return "nothing stored: every candidate was rejected"
+    return "nothing durable found"
+
+
+def apply(job: dict, result: dict) -> None:
+    """Apply the extractor's result for a prepared job, or record its failure."""
+    apply_started = time.time()
+    if result.get("error"):
+        turns.fail(job, result, apply_started)
+        return
+    turn = Turn.objects.select_related("user").filter(pk=job["turn_pk"]).first()
+    if turn is None:
+        log.info("Turn %s is gone (user erased?); dropping its extraction result", job["turn_pk"])
+        return
+    try:
+        with transaction.atomic():
+            # Compare-and-set: of two deliveries of one result (or two chains of one turn), one applies.
+            claimed = Turn.objects.filter(pk=turn.pk, state__in=[TurnState.EXTRACTING, TurnState.FAILED]).update(
+                state=TurnState.DONE, last_error=""
+            )
+            if not claimed:
+                log.info("Turn %s already finished; duplicate result ignored", turn.pk)
+                return
+            outcome = Applier(turn, job, result.get("extractor", "")).run(result["reply"])
+            outcome["reason"] = _summary(outcome)
+            _cover_window(turn, job)
+            _advance_cursor(turn, job)
+            Turn.objects.filter(pk=turn.pk).update(
+                finished_at=timezone.now(), extractor=result.get("extractor", "")[:32], outcome=outcome,
+                **turns.timings(job, result, apply_started),
+            )
+            turns.announce(turn, TurnState.DONE)
+    except Exception as exc:
+        # Nothing of this result was written (one transaction); keep the turn for the next attempt.
+        log.exception("Applying the extraction of turn %s failed", turn.pk)
+        turns.fail(job, {**result, "error": f"applying the result failed: {type(exc).__name__}: {exc}"},
+                   apply_started)
+
+
+def _cover_window(turn: Turn, job: dict) -> None:
+    """Earlier failed turns fed with this one are done now: their messages were applied."""
+    others = [pk for pk in job.get("window", []) if pk != turn.pk]
+    for other in Turn.objects.filter(pk__in=others, state=TurnState.FAILED):
+        updated = Turn.objects.filter(pk=other.pk, state=TurnState.FAILED).update(
+            state=TurnState.DONE, finished_at=timezone.now(), last_error="",
+            outcome={**turns.empty_outcome(f"applied with turn {turn.turn_id}")},
+        )
+        if updated:
+            turns.announce(other, TurnState.DONE)
+
+
+def _advance_cursor(turn: Turn, job: dict) -> None:
+    newest = max(job.get("window", [turn.pk]))
+    cursor, _ = SessionCursor.objects.get_or_create(user_id=turn.user_id, session_id=turn.session_id)
+    if cursor.last_applied_turn_id is None or cursor.last_applied_turn_id < newest:
+        cursor.last_applied_turn_id = newest
+        cursor.updated_at = timezone.now()
+        cursor.save(update_fields=["last_applied_turn", "updated_at"])

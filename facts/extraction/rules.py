@@ -1,0 +1,87 @@
+"""The offline rule-based extractor, active when no OPENAI_API_KEY is configured.
+
+It recognises a handful of clear first-person statements in the user's own
+text and answers in the same reply schema as the LLM, so everything after it
+(arbitration, idempotency, edges) is the same code. It never supersedes or
+expires by id: same-key arbitration in the write path handles "I moved to X".
+Pure Python, no models.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
+# An object phrase: up to six words, cut at a clause boundary.
+_OBJ = r"(?P<obj>[A-Za-z0-9][\w+#.'&-]*(?:\s+[\w+#.'&-]+){0,5}?)"
+_END = (
+    r"(?=\s*(?:$|[,.!?;:]|\s+(?:and|but|because|since|so|which|where|who|when|though|although|as|at|in|for|"
+    r"with|from|on|to|last|next|this|yesterday|today|now|recently)\b))"
+)
+
+
+def _rule(pattern: str) -> re.Pattern:
+    return re.compile(pattern + _OBJ + _END, re.IGNORECASE)
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")[:40]
+
+
+def _clean(obj: str) -> str:
+    obj = re.sub(r"^(the|a|an)\s+", "", obj.strip(), flags=re.IGNORECASE)
+    return obj.rstrip(".'")
+
+
+# (pattern, builder(obj) -> (text, key, category, entities, relation))
+_RULES: list[tuple[re.Pattern, callable]] = [
+    (_rule(r"\b(?:my name is|my name's|call me|i am called|i'm called)\s+"),
+     lambda o: (f"User's name is {o}.", "name", "identity", [o], None)),
+    (_rule(r"\b(?:i live in|i'm living in|i am living in|i moved to|i've moved to|i have moved to|"
+           r"i'm based in|i am based in|i relocated to)\s+"),
+     lambda o: (f"User lives in {o}.", "home_city", "identity", [o], "lives_in")),
+    (_rule(r"\b(?:i work at|i work for|i'm working at|i am working at|i'm employed at|i am employed at|"
+           r"i'm employed by|i am employed by|i joined)\s+"),
+     lambda o: (f"User works at {o}.", "employer", "identity", [o], "works_at")),
+    (_rule(r"\b(?:i work as|i'm working as|i am working as|i'm employed as|my job is|my job title is)\s+(?:an?\s+)?"),
+     lambda o: (f"User works as {_article(o)}.", "job_title", "identity", [o], None)),
+    (_rule(r"\b(?:i'm allergic to|i am allergic to|i have an allergy to|i've got an allergy to)\s+"),
+     lambda o: (f"User is allergic to {o}.", f"allergy_{_slug(o)}", "health", [o], "allergic_to")),
+    (_rule(r"\b(?:i prefer|i'd rather use|i would rather use)\s+"),
+     lambda o: (f"User prefers {o}.", f"prefers_{_slug(o)}", "soft_preference", [o], "prefers")),
+    (_rule(r"\b(?:i (?:really )?(?:don't|do not) like|i dislike|i hate|i can't stand|i cannot stand)\s+"),
+     lambda o: (f"User dislikes {o}.", f"likes_{_slug(o)}", "soft_preference", [o], "dislikes")),
+    (_rule(r"\b(?:i (?:really )?like|i love|i enjoy|i'm a fan of|i am a fan of)\s+"),
+     lambda o: (f"User likes {o}.", f"likes_{_slug(o)}", "soft_preference", [o], "likes")),
+    (_rule(r"\b(?:i use|i'm using|i am using|i mostly use|i usually use|i code in|i write code in)\s+"),
+     lambda o: (f"User uses {o}.", f"uses_{_slug(o)}", "environment", [o], "uses")),
+    (re.compile(r"\b(?:i'm|i am)\s+(?:a\s+)?(?P<obj>vegan|vegetarian|pescatarian|pescetarian)\b", re.IGNORECASE),
+     lambda o: (f"User is {o.lower()}.", "diet", "hard_preference", [o.lower()], None)),
+]
+
+
+def _article(obj: str) -> str:
+    return f"an {obj}" if obj[:1].lower() in "aeiou" else f"a {obj}"
+
+
+def extract(user_texts: list[str]) -> dict:
+    """A reply dict (add/supersede/expire/edges) for the user's own messages, oldest first."""
+    adds: dict[str, dict] = {}  # by key: a later statement of the same slot wins
+    edges: list[dict] = []
+    for text in user_texts:
+        for sentence in _SENTENCE.split(text or ""):
+            sentence = sentence.strip().replace("\u2019", "'")
+            if not sentence or sentence.endswith("?"):
+                continue  # questions assert nothing
+            for pattern, build in _RULES:
+                for match in pattern.finditer(sentence):
+                    obj = _clean(match.group("obj"))
+                    if not obj or len(obj) > 80:
+                        continue
+                    fact_text, key, category, entities, relation = build(obj)
+                    adds.pop(key, None)
+                    adds[key] = {"text": fact_text, "key": key, "category": category, "entities": ["User", *entities],
+                                 "confidence": None, "valid_from": None, "event_time": None}
+                    if relation:
+                        edges.append({"src": "User", "relation": relation, "dst": obj})
+    return {"add": list(adds.values()), "supersede": [], "expire": [], "edges": edges}

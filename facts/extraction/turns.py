@@ -1,0 +1,286 @@
+"""Turns on the database host: submit, prepare the extractor's inputs, fail, retry.
+
+The state machine of a turn: queued -> extracting -> done | skipped | failed,
+and failed -> queued again on a retry. Every transition is a compare-and-set
+on the state column, so duplicate deliveries of a task change nothing.
+
+What the extractor sees for turn T ("the new messages of the session since
+its cursor"): T itself plus the session's turns after the cursor that failed
+earlier and are not being handled by a chain of their own. A failed turn is
+therefore fed again by the next turn of its session, and the cursor moves
+only when a result has been applied (facts.extraction.apply).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from datetime import UTC, datetime
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from facts.extraction.salience import skip_reason
+from facts.models import Fact, MemoryUser, SessionCursor, Turn, TurnState
+from facts.signals import turn_processed
+from memory_service.errors import Conflict, NotFound, Rejected
+
+log = logging.getLogger(__name__)
+
+ID_MAX = 128
+WINDOW_MAX_TURNS = 10
+ASSISTANT_CHARS = 4_000  # the assistant's reply is context only; its tail matters little
+
+
+def _check_id(value: str, name: str) -> str:
+    value = (value or "").strip()
+    if not value or len(value) > ID_MAX or any(ord(c) < 32 or c in "/\\" for c in value):
+        raise Rejected(name, f"{name} must be 1-{ID_MAX} printable characters without slashes.")
+    return value
+
+
+def _check_text(value: str, name: str, *, required: bool) -> str:
+    value = value or ""
+    if required and not value.strip():
+        raise Rejected("empty", f"{name} is empty.")
+    if len(value) > settings.MEMORY_MAX_TURN_CHARS:
+        raise Rejected(
+            "turn_too_long", f"{name} is {len(value)} characters; the limit is {settings.MEMORY_MAX_TURN_CHARS}."
+        )
+    if "\x00" in value:
+        raise Rejected("control_characters", f"{name} contains a NUL character.")
+    return value
+
+
+def enqueue(turn: Turn) -> None:
+    """Queue the turn's extraction once the surrounding transaction commits."""
+    from facts.tasks import extract_turn
+
+    pk = turn.pk
+    transaction.on_commit(
+        lambda: extract_turn.apply_async((pk, time.time()), queue=settings.MEMORY_QUEUE_DB)
+    )
+
+
+def turn_submit(
+    *,
+    user: MemoryUser,
+    session_id: str,
+    user_input: str,
+    turn_id: str | None = None,
+    assistant_response: str = "",
+    occurred_at: datetime | None = None,
+) -> tuple[Turn, bool]:
+    """Store a turn and queue its extraction; (turn, created). A repeated turn_id is not queued twice."""
+    session_id = _check_id(session_id, "session_id")
+    turn_id = _check_id(turn_id, "turn_id") if turn_id is not None else uuid.uuid4().hex
+    user_input = _check_text(user_input, "user_input", required=True)
+    assistant_response = _check_text(assistant_response, "assistant_response", required=False)
+    if occurred_at is not None and timezone.is_naive(occurred_at):
+        occurred_at = timezone.make_aware(occurred_at, UTC)
+    existing = Turn.objects.filter(user=user, turn_id=turn_id).first()
+    if existing is None:
+        try:
+            with transaction.atomic():
+                turn = Turn.objects.create(
+                    tenant_id=user.tenant_id, user=user, session_id=session_id, turn_id=turn_id,
+                    user_input=user_input, assistant_response=assistant_response,
+                    occurred_at=occurred_at or timezone.now(),
+                )
+                enqueue(turn)
+            return turn, True
+        except IntegrityError:  # the same turn posted twice at once
+            existing = Turn.objects.get(user=user, turn_id=turn_id)
+    # A client retrying its POST gets the stored turn; different content under the same id is a conflict.
+    if existing.session_id != session_id or existing.user_input != user_input:
+        raise Conflict(f"Turn {turn_id!r} already exists with different content.")
+    return existing, False
+
+
+def turn_get(*, user: MemoryUser, turn_id: str) -> Turn:
+    turn = Turn.objects.filter(user=user, turn_id=turn_id).first()
+    if turn is None:
+        raise NotFound("Turn not found.")
+    return turn
+
+
+def turn_retry(*, turn: Turn) -> Turn:
+    """Queue a failed turn again (its messages were kept: the cursor did not move)."""
+    with transaction.atomic():
+        if not Turn.objects.filter(pk=turn.pk, state=TurnState.FAILED).update(state=TurnState.QUEUED):
+            turn.refresh_from_db()
+            raise Conflict(f"Only a failed turn can be retried; this one is {turn.state}.")
+        turn.refresh_from_db()
+        enqueue(turn)
+    return turn
+
+
+def retry_turns(*, stuck_before: datetime | None = None, tenant=None) -> int:
+    """Queue every failed turn again, and turns stuck queued/extracting since before `stuck_before`."""
+    failed = Turn.objects.filter(state=TurnState.FAILED)
+    if tenant is not None:
+        failed = failed.filter(tenant=tenant)
+    count = 0
+    for turn in failed.order_by("pk"):
+        try:
+            turn_retry(turn=turn)
+            count += 1
+        except Conflict:
+            pass
+    if stuck_before is not None:
+        stuck = Turn.objects.filter(state__in=[TurnState.QUEUED, TurnState.EXTRACTING], created_at__lt=stuck_before)
+        if tenant is not None:
+            stuck = stuck.filter(tenant=tenant)
+        for turn in stuck.order_by("pk"):
+            with transaction.atomic():
+                Turn.objects.filter(pk=turn.pk, state=turn.state).update(state=TurnState.QUEUED)
+                enqueue(turn)
+            count += 1
+    return count
+
+
+# --- Preparing an extraction (db queue) ------------------------------------------------------
+
+
+def _ms(seconds: float) -> float:
+    return round(max(seconds, 0.0) * 1000, 3)
+
+
+def _window(turn: Turn) -> list[Turn]:
+    """Earlier failed turns of the session after its cursor (newest first, capped), then `turn`."""
+    cursor = SessionCursor.objects.filter(user_id=turn.user_id, session_id=turn.session_id).first()
+    earlier = Turn.objects.filter(
+        user_id=turn.user_id, session_id=turn.session_id, state=TurnState.FAILED, pk__lt=turn.pk
+    )
+    if cursor is not None and cursor.last_applied_turn_id:
+        earlier = earlier.filter(pk__gt=cursor.last_applied_turn_id)
+    budget = settings.MEMORY_MAX_TURN_CHARS * 2 - len(turn.user_input)
+    picked = []
+    for other in earlier.order_by("-pk")[: WINDOW_MAX_TURNS - 1]:
+        budget -= len(other.user_input)
+        if budget < 0:
+            # Left failed and visible; a retry of that turn feeds it on its own.
+            break
+        picked.append(other)
+    return [*reversed(picked), turn]
+
+
+def _live_facts(user_id: int) -> tuple[list[dict], dict[str, str]]:
+    """Live facts for the prompt, most recently mentioned first, within the character cap."""
+    budget = settings.MEMORY_EXTRACTION_FACTS_CHARS
+    facts, refs = [], {}
+    rows = (
+        Fact.objects.live()
+        .filter(user_id=user_id)
+        .order_by("-last_mentioned_at", "-id")
+        .values("uuid", "text", "key", "category", "confidence")[:1000]
+    )
+    for row in rows:
+        budget -= len(row["text"]) + 40
+        if budget < 0:
+            break
+        ref = f"f{len(facts) + 1}"
+        refs[ref] = str(row["uuid"])
+        facts.append({"ref": ref, "text": row["text"], "key": row["key"], "category": row["category"],
+                      "confidence": row["confidence"]})
+    return facts, refs
+
+
+def prepare(turn_pk: int, enqueued_at: float | None) -> dict | None:
+    """Claim the turn and build the extractor's job, or None (skipped, gone, or already finished)."""
+    started = time.time()
+    now = timezone.now()
+    with transaction.atomic():
+        claimed = Turn.objects.filter(
+            pk=turn_pk, state__in=[TurnState.QUEUED, TurnState.FAILED, TurnState.EXTRACTING]
+        ).update(state=TurnState.EXTRACTING, attempts=F("attempts") + 1, started_at=now)
+        if not claimed:
+            log.info("Turn %s is finished or gone; nothing to prepare (duplicate delivery?)", turn_pk)
+            return None
+        turn = Turn.objects.get(pk=turn_pk)
+        window = _window(turn)
+        reason = skip_reason(turn.user_input)
+        if reason and len(window) == 1:
+            _finish_skipped(turn, f"skipped: {reason}", started, enqueued_at)
+            return None
+        facts, refs = _live_facts(turn.user_id)
+    prepare_ms = _ms(time.time() - started)
+    return {
+        "turn_pk": turn.pk,
+        "turn_id": turn.turn_id,
+        "tenant_id": str(turn.tenant_id),
+        "user_pk": turn.user_id,
+        "session_id": turn.session_id,
+        "window": [t.pk for t in window],
+        "now": turn.occurred_at.isoformat(),
+        "facts": facts,
+        "refs": refs,
+        "messages": [
+            {"turn_id": t.turn_id, "occurred_at": t.occurred_at.isoformat(), "user": t.user_input,
+             "assistant": t.assistant_response[:ASSISTANT_CHARS]}
+            for t in window
+        ],
+        "timing": {"enqueued_at": enqueued_at or started, "prepare_started": started, "prepare_ms": prepare_ms},
+    }
+
+
+def _finish_skipped(turn: Turn, reason: str, started: float, enqueued_at: float | None) -> None:
+    Turn.objects.filter(pk=turn.pk).update(
+        state=TurnState.SKIPPED,
+        finished_at=timezone.now(),
+        last_error="",
+        extractor="",
+        queue_wait_ms=_ms(started - enqueued_at) if enqueued_at else None,
+        processing_ms=_ms(time.time() - started),
+        llm_ms=0.0,
+        outcome=empty_outcome(reason),
+    )
+    announce(turn, TurnState.SKIPPED)
+
+
+def empty_outcome(reason: str = "") -> dict:
+    return {"added": [], "superseded": [], "expired": [], "pending": [], "duplicates": [], "rejected": [],
+            "ignored_ids": [], "edges": 0, "reason": reason}
+
+
+def announce(turn: Turn, state: str) -> None:
+    """turn_processed after commit (the profile projection counts these)."""
+    tenant_id, user_id, pk = turn.tenant_id, turn.user_id, turn.pk
+    transaction.on_commit(
+        lambda: turn_processed.send(sender=Turn, tenant_id=tenant_id, user_id=user_id, turn_id=pk, state=state)
+    )
+
+
+def timings(job: dict, result: dict, apply_started: float) -> dict:
+    """Queue wait (the three hops) and processing (the three tasks) of one turn, in ms."""
+    t = {**job.get("timing", {}), **result.get("timing", {})}
+    waits = [
+        t.get("prepare_started", apply_started) - t.get("enqueued_at", apply_started),
+        t.get("llm_started", apply_started) - t.get("llm_sent_at", apply_started),
+        apply_started - t.get("apply_sent_at", apply_started),
+    ]
+    return {
+        "queue_wait_ms": round(sum(_ms(w) for w in waits), 3),
+        "processing_ms": round(t.get("prepare_ms", 0.0) + t.get("llm_task_ms", 0.0)
+                               + _ms(time.time() - apply_started), 3),
+        "llm_ms": round(result.get("llm_ms", 0.0), 3),
+    }
+
+
+def fail(job: dict, result: dict, apply_started: float) -> None:
+    """Record a failed extraction; the cursor stays, so the messages are fed again later."""
+    reason = result.get("error") or "unknown failure"
+    with transaction.atomic():
+        updated = Turn.objects.filter(pk=job["turn_pk"], state=TurnState.EXTRACTING).update(
+            state=TurnState.FAILED,
+            last_error=reason[:2000],
+            finished_at=timezone.now(),
+            extractor=result.get("extractor", ""),
+            outcome=empty_outcome(f"failed: {reason[:500]}"),
+            **timings(job, result, apply_started),
+        )
+    if updated:
+        log.warning("Extraction of turn %s failed: %s", job["turn_pk"], reason)

@@ -1,0 +1,53 @@
+"""Dashboard forms: search, point in time, queue edits and the typed confirmations of deletion."""
+
+from __future__ import annotations
+
+from django import forms
+
+
+class UserSearchForm(forms.Form):
+    q = forms.CharField(required=False, max_length=128, label="User id contains")
+
+
+class AsOfForm(forms.Form):
+    as_of = forms.DateTimeField(
+        required=False,
+        label="As of (UTC)",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+    )
+
+
+class QueueEditForm(forms.Form):
+    # Empty = approve the text as proposed.
+    text = forms.CharField(required=False, max_length=20_000, widget=forms.Textarea(attrs={"rows": 3}))
+
+
+class EraseConfirmForm(forms.Form):
+    """Erasing cannot be undone, so the staff member types the user id back."""
+
+    confirm = forms.CharField(max_length=128, label="Type the user id to confirm")
+
+    def __init__(self, *args, expected: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.expected = expected
+
+    def clean_confirm(self) -> str:
+        typed = self.cleaned_data["confirm"]
+        if typed != self.expected:
+            raise forms.ValidationError("That is not this user's id; nothing was erased.")
+        return typed
+
+
+class ForgetKeyForm(forms.Form):
+    key = forms.ChoiceField(label="Key")
+    confirm = forms.CharField(max_length=64, label="Type the key to confirm")
+
+    def __init__(self, *args, keys: list[tuple[str, int]], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["key"].choices = [(key, f"{key} ({n} fact{'s' if n != 1 else ''})") for key, n in keys]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("key") and data.get("confirm") != data["key"]:
+            self.add_error("confirm", "The typed key does not match the chosen key; nothing was deleted.")
+        return data

@@ -1,0 +1,282 @@
+"""Benchmark the extraction pipeline: N turns through a real Celery worker and an instant fake LLM.
+
+It never touches your database: it builds a throwaway workspace (SQLite file,
+var folder, broker) in a temp folder, migrates it, and re-runs itself inside
+it as the driver, which starts the fake LLM (tests.fake_llm, answering at once
+with the offline rules applied to the prompt) and a worker consuming the db
+and llm queues, submits the turns, and waits for every one to finish.
+
+Reported: turns/s (first turn stored -> last turn finished) and, per turn,
+the overhead excluding the LLM call (the three tasks' processing time minus
+the time inside the HTTP call to the model) and the queue wait.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+ROOT = Path(settings.BASE_DIR)
+BIN = Path(sys.executable).parent
+_SCRUB = ("DATABASE_", "CELERY_", "OPENAI_", "MEMORY_")
+
+CITIES = ["Lisbon", "Oslo", "Kyoto", "Porto", "Berlin", "Lima", "Accra", "Hanoi", "Quito", "Perth"]
+TOOLS = ["Neovim", "Emacs", "PostgreSQL", "Django", "Rust", "Go", "Kotlin", "Terraform", "Redis", "Figma"]
+THINGS = ["jazz", "hiking", "green tea", "chess", "sushi", "cycling", "sci-fi novels", "board games", "opera",
+          "surfing"]
+TEMPLATES = [
+    "I live in {city} and I use {tool}.",
+    "I really like {thing}. I use {tool} every day.",
+    "I moved to {city} last year and I work at {company}.",
+    "I'm allergic to {allergen}, and I prefer {thing}.",
+    "I don't like {thing}. I mostly use {tool}.",
+]
+ALLERGENS = ["peanuts", "shellfish", "pollen", "penicillin", "latex"]
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return round(ordered[index], 2)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+
+
+class Command(BaseCommand):
+    help = (
+        "Push N turns through a Celery worker with an instant fake LLM, in a throwaway workspace, and report "
+        "turns/s and the p50/p95 per-turn overhead excluding the LLM call."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--turns", type=int, default=1000)
+        parser.add_argument("--users", type=int, default=50)
+        parser.add_argument("--concurrency", type=int, default=2, help="worker processes (default 2)")
+        parser.add_argument("--broker", choices=["filesystem", "redis"], default="filesystem",
+                            help="filesystem (embedded default) or redis (starts a private redis-server)")
+        parser.add_argument("--json", dest="json_out", help="also write the results to this JSON file")
+        parser.add_argument("--keep", action="store_true", help="keep the temp workspace (logs, database)")
+        parser.add_argument("--drive", action="store_true", help=argparse_hidden())
+
+    def handle(self, *args, **opts):
+        if opts["turns"] < 1 or opts["users"] < 1 or opts["concurrency"] < 1:
+            raise CommandError("--turns, --users and --concurrency must be at least 1.")
+        if opts["drive"]:
+            return self._drive(opts)
+        return self._prepare_and_run(opts)
+
+    # --- parent: a throwaway workspace -------------------------------------------------------
+
+    def _prepare_and_run(self, opts) -> None:
+        work = Path(tempfile.mkdtemp(prefix="bench-extraction-"))
+        redis_proc = None
+        try:
+            env = {k: v for k, v in os.environ.items() if not k.startswith(_SCRUB)}
+            env.update({
+                "DATABASE_URL": f"sqlite:///{work / 'bench.sqlite3'}", "MEMORY_VAR_DIR": str(work / "var"),
+                "CELERY_TASK_ALWAYS_EAGER": "0", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+                "LOG_LEVEL": "WARNING", "DEBUG": "off",  # as in production: no per-query debug bookkeeping
+            })
+            if opts["broker"] == "redis":
+                redis_proc, env["CELERY_BROKER_URL"] = self._start_redis(work)
+            self.stdout.write(f"Workspace {work} ({opts['broker']} broker); migrating…")
+            subprocess.run([str(BIN / "python"), "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT,
+                           env=env, check=True)
+            argv = [str(BIN / "python"), "manage.py", "bench_extraction", "--drive", "--turns", str(opts["turns"]),
+                    "--users", str(opts["users"]), "--concurrency", str(opts["concurrency"]),
+                    "--broker", opts["broker"]]
+            if opts["json_out"]:
+                argv += ["--json", str(Path(opts["json_out"]).resolve())]
+            if subprocess.run(argv, cwd=ROOT, env=env).returncode != 0:
+                raise CommandError(f"The benchmark driver failed; its logs are in {work} (kept).")
+        except BaseException:
+            opts["keep"] = True
+            raise
+        finally:
+            if redis_proc is not None:
+                _stop(redis_proc)
+            if opts["keep"]:
+                self.stdout.write(f"Workspace kept: {work}")
+            else:
+                shutil.rmtree(work, ignore_errors=True)
+
+    def _start_redis(self, work: Path):
+        binary = shutil.which("redis-server")
+        if binary is None:
+            raise CommandError("redis-server not found: install it (bash scripts/system-deps.sh) or use "
+                               "--broker filesystem.")
+        port = _free_port()
+        (work / "redis").mkdir(parents=True)
+        proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
+                                 "no", "--dir", str(work / "redis")], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                return proc, f"redis://127.0.0.1:{port}/0"
+            except OSError:
+                time.sleep(0.05)
+        _stop(proc)
+        raise CommandError("redis-server did not start within 10 s.")
+
+    # --- driver: inside the workspace ----------------------------------------------------------
+
+    def _drive(self, opts) -> None:
+        from tqdm import tqdm
+
+        from facts.models import Tenant
+        from facts.services import memory_user_get_or_create
+
+        try:
+            from tests.fake_llm import FakeLLM, rules_responder
+        except ImportError as exc:
+            raise CommandError(f"The fake LLM lives in tests/fake_llm.py; run from a full checkout ({exc}).") from exc
+
+        if "bench-extraction-" not in str(settings.DATABASES["default"]["NAME"]):
+            raise CommandError("--drive runs only inside the workspace the command prepares; run it without --drive.")
+        # A SIGTERM (Ctrl-C of the parent, a timeout) must still run the finally below and stop the worker.
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+        llm = FakeLLM(responder=rules_responder)
+        var = Path(settings.VAR_DIR)
+        env = {**os.environ, "OPENAI_API_KEY": "bench", "OPENAI_BASE_URL": llm.url}
+        log = (var / "worker.log").open("ab")
+        worker = subprocess.Popen(
+            [str(BIN / "celery"), "-A", "memory_service", "worker", "-Q", f"{settings.MEMORY_QUEUE_DB},"
+             f"{settings.MEMORY_QUEUE_LLM}", "--concurrency", str(opts["concurrency"]), "--loglevel", "WARNING",
+             "--without-gossip", "--without-mingle", "--without-heartbeat"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+        try:
+            # Warm-up (not measured): worker start-up, imports and the first connections in each pool process.
+            warm = Tenant.objects.create(name="bench-warm-up")
+            warm_user = memory_user_get_or_create(tenant=warm, user_id="warm-up")
+            for i in range(2 * opts["concurrency"]):
+                self._submit(warm_user, i)
+            self._wait(warm, 2 * opts["concurrency"], worker, var, "warm-up turns finished")
+
+            tenant = Tenant.objects.create(name="bench")
+            users = [memory_user_get_or_create(tenant=tenant, user_id=f"bench-{i}") for i in range(opts["users"])]
+            n = opts["turns"]
+            started = time.time()
+            with tqdm(total=n, desc="turns submitted", unit="turn", leave=False) as bar:
+                for i in range(n):
+                    self._submit(users[i % len(users)], i)
+                    bar.update()
+            submitted = time.time()
+            self._wait(tenant, n, worker, var, "turns finished")
+            results = self._results(tenant, n, started, submitted, opts)
+        finally:
+            _stop(worker)
+            log.close()
+            llm.close()
+        self._report(results)
+        if opts["json_out"]:
+            Path(opts["json_out"]).write_text(json.dumps(results, indent=2))
+
+    @staticmethod
+    def _wait(tenant, n: int, worker: subprocess.Popen, var: Path, label: str) -> None:
+        from tqdm import tqdm
+
+        from facts.models import Turn, TurnState
+
+        pending = Turn.objects.filter(tenant=tenant, state__in=[TurnState.QUEUED, TurnState.EXTRACTING])
+        with tqdm(total=n, desc=label, unit="turn") as bar:
+            done, last_progress, last_done = 0, time.monotonic(), -1
+            while done < n:
+                if worker.poll() is not None:
+                    raise CommandError(f"The worker exited (code {worker.returncode}); see {var / 'worker.log'}.")
+                done = n - pending.count()
+                bar.update(done - bar.n)
+                if done != last_done:
+                    last_done, last_progress = done, time.monotonic()
+                elif time.monotonic() - last_progress > 180:
+                    raise CommandError(f"No progress for 3 minutes; see {var / 'worker.log'}.")
+                time.sleep(0.1)
+
+    @staticmethod
+    def _submit(user, i: int) -> None:
+        from facts.extraction.turns import turn_submit
+
+        text = TEMPLATES[i % len(TEMPLATES)].format(
+            city=CITIES[i % len(CITIES)], tool=TOOLS[(i // 3) % len(TOOLS)], thing=THINGS[(i // 7) % len(THINGS)],
+            company=f"Company{i % 13}", allergen=ALLERGENS[i % len(ALLERGENS)],
+        )
+        turn_submit(user=user, session_id=f"s{i // 20}", turn_id=f"t{i}", user_input=text,
+                    assistant_response="Noted, thanks for telling me.")
+
+    @staticmethod
+    def _results(tenant, n: int, started: float, submitted: float, opts) -> dict:
+        from django.db.models import Max
+
+        from facts.models import Fact, Turn, TurnState
+
+        rows = list(Turn.objects.filter(tenant=tenant).values("state", "processing_ms", "llm_ms", "queue_wait_ms"))
+        finished = Turn.objects.filter(tenant=tenant).aggregate(last=Max("finished_at"))["last"].timestamp()
+        done = [r for r in rows if r["state"] == TurnState.DONE]
+        overhead = [r["processing_ms"] - r["llm_ms"] for r in done if r["processing_ms"] is not None]
+        waits = [r["queue_wait_ms"] for r in done if r["queue_wait_ms"] is not None]
+        llm = [r["llm_ms"] for r in done if r["llm_ms"] is not None]
+        elapsed = finished - started
+        return {
+            "turns": n,
+            "done": len(done),
+            "failed": sum(r["state"] == TurnState.FAILED for r in rows),
+            "skipped": sum(r["state"] == TurnState.SKIPPED for r in rows),
+            "facts_live": Fact.objects.filter(tenant=tenant).live().count(),
+            "broker": opts["broker"],
+            "concurrency": opts["concurrency"],
+            "cpus": os.cpu_count(),
+            "submit_s": round(submitted - started, 2),
+            "elapsed_s": round(elapsed, 2),
+            "turns_per_s": round(n / elapsed, 2) if elapsed > 0 else None,
+            "overhead_ms": {"p50": _percentile(overhead, 0.5), "p95": _percentile(overhead, 0.95)},
+            "queue_wait_ms": {"p50": _percentile(waits, 0.5), "p95": _percentile(waits, 0.95)},
+            "llm_call_ms": {"p50": _percentile(llm, 0.5), "p95": _percentile(llm, 0.95)},
+        }
+
+    def _report(self, r: dict) -> None:
+        self.stdout.write("")
+        self.stdout.write(f"turns {r['turns']}: done {r['done']}, failed {r['failed']}, skipped {r['skipped']}; "
+                          f"{r['facts_live']} live facts ({r['broker']} broker, {r['concurrency']} worker processes, "
+                          f"{r['cpus']} CPUs)")
+        self.stdout.write(f"throughput        {r['turns_per_s']} turns/s ({r['elapsed_s']} s; submitting took "
+                          f"{r['submit_s']} s)")
+        for label, key in (("overhead (no LLM)", "overhead_ms"), ("queue wait", "queue_wait_ms"),
+                           ("fake LLM call", "llm_call_ms")):
+            self.stdout.write(f"{label:<18}p50 {r[key]['p50']} ms, p95 {r[key]['p95']} ms")
+        if r["failed"]:
+            self.stdout.write(self.style.WARNING(f"{r['failed']} turns failed: see their last_error."))
+
+
+def argparse_hidden():
+    import argparse
+
+    return argparse.SUPPRESS

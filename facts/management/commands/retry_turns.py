@@ -1,0 +1,35 @@
+"""Queue failed turns again (and, optionally, turns stuck queued/extracting)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
+
+from facts.extraction.turns import retry_turns
+from facts.models import Tenant
+
+
+class Command(BaseCommand):
+    help = (
+        "Queue every failed turn for extraction again; their messages were kept because the session cursor did "
+        "not move. With --stuck-minutes N, also re-queue turns still queued or extracting after N minutes "
+        "(e.g. lost with an embedded-broker worker). Applying is idempotent, so a re-queued turn never doubles."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--tenant", help="only this tenant (id)")
+        parser.add_argument("--stuck-minutes", type=int, help="also re-queue turns unfinished for this long")
+
+    def handle(self, *args, tenant=None, stuck_minutes=None, **options):
+        scope = None
+        if tenant:
+            scope = Tenant.objects.filter(pk=tenant).first()
+            if scope is None:
+                raise CommandError(f"No tenant {tenant!r}; list them in the dashboard or the admin.")
+        if stuck_minutes is not None and stuck_minutes < 1:
+            raise CommandError("--stuck-minutes must be at least 1.")
+        before = timezone.now() - timedelta(minutes=stuck_minutes) if stuck_minutes else None
+        count = retry_turns(stuck_before=before, tenant=scope)
+        self.stdout.write(f"queued={count}")

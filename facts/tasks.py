@@ -1,0 +1,60 @@
+"""Extraction as a chain of three Celery tasks (SPEC 4, scale-out).
+
+    extract_turn (db queue)     claim the turn, salience gate, build the job
+      -> call_extractor (llm)   the one LLM call, retries, re-ask; no database
+      -> apply_extraction (db)  apply the reply in one transaction, or fail
+
+Only the db tasks open the database, so `llm` workers can run on machines
+that cannot reach the SQLite file. Every message carries what the next step
+needs. All tasks are acks_late: a worker killed mid-task leaves the message
+to be delivered again, and the state compare-and-sets make a second run
+harmless.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from celery import shared_task
+from django.conf import settings
+
+log = logging.getLogger(__name__)
+
+
+@shared_task(name="facts.extract_turn", queue=settings.MEMORY_QUEUE_DB, acks_late=True)
+def extract_turn(turn_pk: int, enqueued_at: float | None = None) -> None:
+    from facts.extraction.turns import prepare
+
+    job = prepare(turn_pk, enqueued_at)
+    if job is None:
+        return
+    job["timing"]["llm_sent_at"] = time.time()
+    call_extractor.apply_async((job,), queue=settings.MEMORY_QUEUE_LLM)
+
+
+@shared_task(name="facts.call_extractor", queue=settings.MEMORY_QUEUE_LLM, acks_late=True)
+def call_extractor(job: dict) -> None:
+    # Imports nothing that touches the database: this may run on an LLM-only machine.
+    from facts.extraction.llm import ExtractionFailed, run_extractor
+
+    started = time.time()
+    try:
+        call = run_extractor(job)
+        result = {"reply": call.reply, "extractor": call.extractor, "llm_ms": call.llm_ms, "tries": call.tries,
+                  "reasks": call.reasks}
+    except ExtractionFailed as exc:
+        result = {"error": exc.reason, "extractor": f"llm:{settings.MEMORY_LLM_MODEL}", "llm_ms": 0.0}
+    except Exception as exc:  # a bug or an unexpected SDK error: fail the turn visibly, keep its messages
+        log.exception("Extractor crashed on turn %s", job.get("turn_pk"))
+        result = {"error": f"extractor crashed: {type(exc).__name__}: {exc}", "extractor": "", "llm_ms": 0.0}
+    now = time.time()
+    result["timing"] = {"llm_started": started, "llm_task_ms": round((now - started) * 1000, 3), "apply_sent_at": now}
+    apply_extraction.apply_async((job, result), queue=settings.MEMORY_QUEUE_DB)
+
+
+@shared_task(name="facts.apply_extraction", queue=settings.MEMORY_QUEUE_DB, acks_late=True)
+def apply_extraction(job: dict, result: dict) -> None:
+    from facts.extraction.apply import apply
+
+    apply(job, result)

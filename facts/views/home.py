@@ -1,0 +1,54 @@
+"""The staff member's tenants, and one tenant's overview."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from facts.extraction.status import extractor_state
+from facts.models import DeletionReceipt, Fact, MemoryUser, Status, Turn, TurnState
+from facts.permissions import tenants_for
+from facts.views.common import staff_tenant, tenant_context
+from recall.embeddings import embedder_state
+
+
+@login_required
+@require_GET
+def home(request):
+    tenants = list(tenants_for(request.user).annotate(n_users=Count("memory_users")).order_by("name"))
+    pending = dict(
+        Fact.objects.filter(tenant__in=tenants, status=Status.PENDING)
+        .values_list("tenant")
+        .annotate(n=Count("id"))
+        .values_list("tenant", "n")
+    )
+    rows = [{"tenant": t, "users": t.n_users, "queue": pending.get(t.pk, 0)} for t in tenants]
+    return render(request, "facts/home.html", {"rows": rows})
+
+
+def _state(read) -> dict:
+    # The overview must still render when a provider cannot even report its state.
+    try:
+        return dict(read())
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {exc}"}
+
+
+@login_required
+@require_GET
+def overview(request, tenant_id):
+    tenant = staff_tenant(request, tenant_id)
+    by_state = dict(Turn.objects.filter(tenant=tenant).values_list("state").annotate(n=Count("id")))
+    context = tenant_context(
+        tenant,
+        users=MemoryUser.objects.filter(tenant=tenant).count(),
+        live_facts=Fact.objects.filter(tenant=tenant).live().count(),
+        turns_by_state=[(state.label, state.value, by_state.get(state.value, 0)) for state in TurnState],
+        turns_total=sum(by_state.values()),
+        receipts=DeletionReceipt.objects.filter(tenant=tenant).count(),
+        extractor=_state(extractor_state),
+        embedder=_state(embedder_state),
+    )
+    return render(request, "facts/overview.html", context)

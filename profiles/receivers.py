@@ -1,0 +1,26 @@
+"""Signal receivers connecting profiles to the write path and extraction."""
+
+from __future__ import annotations
+
+from django.dispatch import receiver
+
+from facts.models import TurnState
+from facts.signals import turn_processed, user_erasing
+from profiles.models import Profile, ProfileTrigger
+
+
+@receiver(turn_processed, dispatch_uid="profiles.turn_processed")
+def project_every_n_turns(sender, *, user_id: int, state: str, **kwargs) -> None:
+    # Skipped turns asserted nothing durable; only extracted ones count.
+    if state != TurnState.DONE:
+        return
+    from profiles import services, tasks
+
+    if services.profile_should_project(user_id):
+        tasks.enqueue_projection(user_id, ProfileTrigger.TURNS)
+
+
+@receiver(user_erasing, dispatch_uid="profiles.user_erasing")
+def erase_profiles(sender, *, user, **kwargs) -> dict[str, int]:
+    deleted, _ = Profile.objects.filter(user=user).delete()
+    return {"profiles": deleted}

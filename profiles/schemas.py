@@ -1,0 +1,195 @@
+from __future__ import annotations
+
+from datetime import datetime
+
+from ninja import Field, Schema
+
+
+class ProfileItemOut(Schema):
+    id: str
+    key: str
+    text: str
+    category: str
+    confidence: float
+    mention_count: int
+    valid_from: datetime | None
+    created_at: datetime | None
+    updated_at: datetime | None
+    last_mentioned_at: datetime | None
+
+
+class RecentChangeOut(ProfileItemOut):
+    change: str  # "new" or "updated" (replaced an earlier value)
+    changed_at: datetime
+
+
+class ProfileOut(Schema):
+    user_id: str
+    version: int
+    facts_version: int
+    current: bool  # False: facts changed since; the next trigger projects again
+    trigger: str
+    created_at: datetime
+    updated_at: datetime
+    identity: list[ProfileItemOut]
+    hard_preferences: list[ProfileItemOut]
+    soft_preferences: list[ProfileItemOut]
+    current_tasks: list[ProfileItemOut]
+    recent_changes: list[RecentChangeOut]
+    sensitive_topics: list[ProfileItemOut]
+    environment: list[ProfileItemOut]
+    other: list[ProfileItemOut]
+
+
+class SessionEndOut(Schema):
+    user_id: str
+    session_id: str
+    status: str
+
+
+class ContextIn(Schema):
+    query: str | None = Field(None, max_length=4_000)
+    max_tokens: int = Field(..., ge=1)
+
+
+class ContextItemOut(Schema):
+    id: str
+    text: str
+    category: str
+    confidence: float
+    last_mentioned_at: datetime
+    source: str  # "profile" or "recall"
+    score: float | None
+    stale: bool
+    low_confidence: bool
+
+
+class ContextSectionOut(Schema):
+    name: str
+    title: str
+    items: list[ContextItemOut]
+
+
+class DroppedOut(Schema):
+    id: str
+    section: str
+    reason: str  # "budget" (did not fit) or "sensitive" (health/finance not relevant to the query)
+    stale: bool
+    low_confidence: bool
+
+
+class RecallInfoOut(Schema):
+    mode: str
+    degraded: bool
+    hits: int
+
+
+class ContextOut(Schema):
+    text: str
+    tokens: int
+    max_tokens: int
+    tokenizer: str
+    sections: list[ContextSectionOut]
+    dropped: list[DroppedOut]
+    recall: RecallInfoOut | None
+
+
+# --- Metrics (GET /api/v1/metrics) ------------------------------------------------------
+
+
+class Percentiles(Schema):
+    p50: float | None
+    p95: float | None
+    count: int
+
+
+class RecallMetricsOut(Schema):
+    requests: int
+    by_mode: dict[str, int]
+    degraded: int
+    degraded_rate: float | None
+    lexical_requests: int
+    lexical_hit_rate: float | None = Field(description="share of recalls that ran BM25 and found a fact")
+    vector_requests: int
+    vector_hit_rate: float | None = Field(description="share of non-degraded recalls that ran vectors and found one")
+    empty_rate: float | None
+    latency_ms: Percentiles
+
+
+class OverwriteMetricsOut(Schema):
+    automatic_supersessions: int
+    held_for_staff: int
+    proposed: int
+    rejected_by_staff: int
+    reverted_by_staff: int
+    wrong: int
+    wrong_overwrite_rate: float | None
+
+
+class OpenAge(Schema):
+    p50: float | None
+    max: float | None
+
+
+class PendingMetricsOut(Schema):
+    created: int
+    resolved: int
+    approved: int
+    rejected: int
+    resolution_rate: float | None
+    time_to_resolve_s: Percentiles
+    open_now: int
+    open_age_s: OpenAge
+
+
+class LatencyBucket(Schema):
+    start: datetime
+    turns: int
+    p50_ms: float | None
+    p95_ms: float | None
+
+
+class ExtractionLatency(Schema):
+    end_to_end: Percentiles
+    queue_wait: Percentiles
+    processing: Percentiles
+    llm: Percentiles
+
+
+class ExtractionMetricsOut(Schema):
+    turns: dict[str, int]
+    backlog_now: int
+    latency_ms: ExtractionLatency
+    series: list[LatencyBucket]
+
+
+class ContextMetricsOut(Schema):
+    requests: int
+    tokens_total: int
+    tokens_mean: float | None
+    tokens: Percentiles
+    budget_use: float | None
+    dropped_per_request: float | None
+    withheld_sensitive: int
+    latency_ms: Percentiles
+
+
+class EvalOut(Schema):
+    corpus: str
+    questions: int
+    created_at: datetime
+    results: dict  # the eval_recall JSON "results" object as stored
+    deltas_vs_lexical: dict[str, dict[str, float]]  # recall@k and hit@k of each mode minus lexical
+
+
+class MetricsOut(Schema):
+    tenant_id: str
+    window: str
+    since: datetime
+    until: datetime
+    recall: RecallMetricsOut
+    overwrites: OverwriteMetricsOut
+    pending: PendingMetricsOut
+    extraction: ExtractionMetricsOut
+    context: ContextMetricsOut
+    eval_recall: EvalOut | None

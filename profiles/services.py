@@ -1,0 +1,154 @@
+"""Profile versions (build, store, prune, read) and the context block service."""
+
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from facts.models import Fact, MemoryUser, Turn, TurnState
+from memory_service.errors import Rejected
+from profiles.context import ContextBlock, Policy, build_block
+from profiles.models import ContextLog, Profile, ProfileTrigger
+from profiles.projection import build_profile, fact_item
+from profiles.sensitivity import query_topics
+
+
+def done_turn_count(user_pk: int) -> int:
+    return Turn.objects.filter(user_id=user_pk, state=TurnState.DONE).count()
+
+
+def project_live_facts(user: MemoryUser, *, now=None) -> dict[str, list[dict]]:
+    """The projection of the user's live facts as they are now (nothing stored)."""
+    now = now or timezone.now()
+    live = list(Fact.objects.live().filter(user=user).order_by("id"))
+    # Live facts that retired an earlier value of the same chain are "updated".
+    replacing = set(
+        Fact.objects.filter(user=user, superseded_by__in=[f.pk for f in live]).values_list(
+            "superseded_by_id", flat=True
+        )
+    )
+    items = [fact_item(f, replaced_earlier=f.pk in replacing) for f in live]
+    return build_profile(items, now=now, recent_days=settings.MEMORY_PROFILE_RECENT_DAYS)
+
+
+def profile_latest(user: MemoryUser) -> Profile | None:
+    return Profile.objects.filter(user=user).order_by("-version").first()
+
+
+def profile_is_current(profile: Profile, user: MemoryUser) -> bool:
+    """Built from the facts as they are now? A repeated mention refreshes a fact's
+    confidence and last_mentioned_at without bumping facts_version, so the fact
+    rows' updated_at is checked too."""
+    return (
+        profile.facts_version == user.facts_version
+        and not Fact.objects.filter(user=user, updated_at__gt=profile.created_at).exists()
+    )
+
+
+@transaction.atomic
+def profile_refresh(*, user_pk: int, trigger: str = ProfileTrigger.MANUAL) -> Profile | None:
+    """Store a new profile version if the user's facts changed since the last one.
+
+    Idempotent: with unchanged facts it only advances the turn counter of the
+    latest version, so duplicate or retried tasks add nothing. Returns None
+    when the user no longer exists (erased before the task ran).
+    """
+    # BEGIN IMMEDIATE (settings) holds the write lock from here: concurrent
+    # refreshes of one user queue up instead of racing for the same version.
+    user = MemoryUser.objects.filter(pk=user_pk).first()
+    if user is None:
+        return None
+    now = timezone.now()
+    turns = done_turn_count(user.pk)
+    latest = profile_latest(user)
+    if latest is not None and profile_is_current(latest, user):
+        if turns > latest.turn_count:
+            latest.turn_count = turns
+            latest.updated_at = now
+            latest.save(update_fields=["turn_count", "updated_at"])
+        return latest
+    profile = Profile.objects.create(
+        tenant_id=user.tenant_id,
+        user=user,
+        version=(latest.version + 1) if latest else 1,
+        facts_version=user.facts_version,
+        turn_count=turns,
+        trigger=trigger,
+        data=project_live_facts(user, now=now),
+        created_at=now,
+        updated_at=now,
+    )
+    keep = max(settings.MEMORY_PROFILE_KEEP_VERSIONS, 1)
+    Profile.objects.filter(user=user, version__lte=profile.version - keep).delete()
+    return profile
+
+
+def profile_for_context(user: MemoryUser) -> dict[str, list[dict]]:
+    """The profile sections a context block starts from: the stored version if
+    it is current, else a fresh in-memory projection (never a stale one)."""
+    latest = profile_latest(user)
+    if latest is not None and profile_is_current(latest, user):
+        return latest.data
+    return project_live_facts(user)
+
+
+def profile_should_project(user_pk: int) -> bool:
+    """True when MEMORY_PROFILE_EVERY_TURNS extracted turns arrived since the last projection."""
+    every = max(settings.MEMORY_PROFILE_EVERY_TURNS, 1)
+    latest = Profile.objects.filter(user_id=user_pk).order_by("-version").values_list("turn_count", flat=True).first()
+    return done_turn_count(user_pk) - (latest or 0) >= every
+
+
+# --- Context block -------------------------------------------------------------------
+
+
+def _recall_for_context(user: MemoryUser, query: str) -> tuple[list[tuple[dict, float]], set[str], dict]:
+    """Recall hits as profile items with their scores, the ids the query matched
+    word for word (lexical signal), and the recall mode/degraded flags."""
+    from recall.services import recall  # recall is its own app; imported when needed
+
+    result = recall(user=user, query=query, k=settings.MEMORY_RECALL_DEFAULT_K, mode="hybrid", log=True)
+    hits, matched = [], set()
+    for hit in result.items:
+        if not hit.fact.is_live:
+            continue
+        item = fact_item(hit.fact)
+        hits.append((item, round(float(hit.score), 6)))
+        if (hit.signals or {}).get("lexical_rank") is not None:
+            matched.add(item["id"])
+    return hits, matched, {"mode": result.mode, "degraded": result.degraded, "hits": len(hits)}
+
+
+def context_block(*, user: MemoryUser, query: str | None, max_tokens: int) -> ContextBlock:
+    """Build, log and return the context block for the user's next prompt."""
+    started = time.perf_counter()
+    if not 1 <= max_tokens <= settings.MEMORY_CONTEXT_MAX_TOKENS:
+        raise Rejected("max_tokens", f"max_tokens must be between 1 and {settings.MEMORY_CONTEXT_MAX_TOKENS}.")
+    query = (query or "").strip()
+    profile = profile_for_context(user)
+    recalled, matched, recall_info = _recall_for_context(user, query) if query else ([], set(), {})
+    policy = Policy(
+        now=timezone.now(),
+        min_confidence=settings.MEMORY_CONTEXT_MIN_CONFIDENCE,
+        stale_days=settings.MEMORY_CONTEXT_STALE_DAYS,
+        task_stale_days=settings.MEMORY_CONTEXT_TASK_STALE_DAYS,
+        allow_sensitive=user.tenant.allow_sensitive_context,
+    )
+    block = build_block(
+        profile, recalled, max_tokens=max_tokens, topics=query_topics(query), matched_ids=matched, policy=policy
+    )
+    block.recall = recall_info
+    ContextLog.objects.create(
+        tenant_id=user.tenant_id,
+        max_tokens=max_tokens,
+        tokens=block.tokens,
+        items=block.items,
+        dropped=len(block.dropped) - block.withheld_sensitive,
+        withheld_sensitive=block.withheld_sensitive,
+        had_query=bool(query),
+        latency_ms=(time.perf_counter() - started) * 1000,
+    )
+    return block

@@ -1,0 +1,207 @@
+"""Synthetic stores for `bench_recall`: many users, measured users with real vectors.
+
+The store grows through the requested sizes in one tenant. Each chunk holds
+whole users whose rows are interleaved (round-robin), so one user's facts are
+spread over the chunk's pages as they would be after months of writes. The
+measured users' facts get real all-MiniLM-L6-v2 vectors; filler users get
+random unit vectors (the scan costs the same whatever the numbers are).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+from django.db import connection, transaction
+
+from facts.models import Fact, MemoryUser, Tenant
+from recall import fts, vec
+from recall.embeddings import embed_query, get_embedder, query_cache
+from recall.index import Document
+from recall.services import recall
+
+_SYLLABLES = [c + v for c in "bcdfghjklmnprstvwz" for v in ("a", "e", "i", "o", "u", "ai", "ou", "ee")]
+_FUNCTION = ["the", "a", "with", "in", "on", "for", "and", "at", "from", "to"]
+SYNTHETIC_MODEL = "synthetic-random-unit"
+
+
+def vocabulary(size: int, seed: int = 7) -> list[str]:
+    rng = random.Random(seed)
+    words: set[str] = set()
+    while len(words) < size:
+        words.add("".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(2, 4))))
+    return sorted(words)
+
+
+@dataclass
+class Store:
+    tenant: Tenant
+    total: int = 0
+    measured: list[tuple[MemoryUser, list[str]]] = field(default_factory=list)
+    vector_kind: str = ""
+    build_seconds: float = 0.0
+
+
+class Builder:
+    def __init__(self, facts_per_user: int, measured_users: int, seed: int = 11) -> None:
+        self.fpu = facts_per_user
+        self.measured_users = measured_users
+        self.rng = random.Random(seed)
+        self.np_rng = np.random.default_rng(seed)
+        self.vocab = vocabulary(5000)
+        # Zipf-like word frequencies, like natural text.
+        weights = 1.0 / np.arange(1, len(self.vocab) + 1) ** 0.9
+        self.cum = np.cumsum(weights / weights.sum())
+        self.store = Store(Tenant.objects.create(name=f"bench-{uuid.uuid4().hex[:8]}"))
+        self.model = get_embedder().model_name
+        self.epoch = datetime(2024, 1, 1, tzinfo=UTC)
+
+    def _sentence(self) -> str:
+        picks = np.searchsorted(self.cum, self.np_rng.random(self.rng.randint(6, 12)))
+        words = [self.vocab[min(i, len(self.vocab) - 1)] for i in picks]
+        for _ in range(self.rng.randint(1, 3)):
+            words.insert(self.rng.randrange(len(words)), self.rng.choice(_FUNCTION))
+        return "User " + " ".join(words) + "."
+
+    def _random_vectors(self, n: int) -> np.ndarray:
+        matrix = self.np_rng.standard_normal((n, 384), dtype=np.float32)
+        return matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
+
+    def grow(self, target: int, progress: Callable[[int], None] | None = None, chunk_users: int = 200) -> None:
+        started = time.perf_counter()
+        while self.store.total < target:
+            n_users = max(1, min(chunk_users, (target - self.store.total) // self.fpu))
+            measured = len(self.store.measured) < self.measured_users
+            if measured:
+                n_users = min(n_users, self.measured_users - len(self.store.measured))
+            self._add_chunk(n_users, measured)
+            if progress:
+                progress(n_users * self.fpu)
+        self.store.build_seconds += time.perf_counter() - started
+
+    def _add_chunk(self, n_users: int, measured: bool) -> None:
+        tenant = self.store.tenant
+        base = MemoryUser.objects.filter(tenant=tenant).count()
+        with transaction.atomic():
+            users = MemoryUser.objects.bulk_create(
+                [MemoryUser(tenant=tenant, external_id=f"bench-{base + i}") for i in range(n_users)]
+            )
+            texts = {u.pk: [self._sentence() for _ in range(self.fpu)] for u in users}
+            # Round-robin across the chunk's users: a user's rows are not contiguous.
+            order = [(u, j) for j in range(self.fpu) for u in users]
+            when = self.epoch + timedelta(seconds=self.store.total)
+            facts = Fact.objects.bulk_create(
+                [
+                    Fact(
+                        tenant=tenant, user=u, text=texts[u.pk][j], text_hash=hashlib.sha1(
+                            texts[u.pk][j].encode()).hexdigest(), valid_from=when, created_at=when,
+                        updated_at=when, last_mentioned_at=when,
+                        embedding_model=self.model if measured else SYNTHETIC_MODEL,
+                    )
+                    for u, j in order
+                ],
+                batch_size=2000,
+            )
+            if measured:
+                matrix = get_embedder().embed([f.text for f in facts])
+                model = self.model
+            else:
+                matrix = self._random_vectors(len(facts))
+                model = SYNTHETIC_MODEL
+            docs = [Document(f.pk, f.user_id, f.text, "", f.text) for f in facts]
+            fts.insert_new((d.fact_id, d.user_id, d.digest, d.body, d.context) for d in docs)
+            vec.upsert(
+                (d.fact_id, d.user_id, model, d.digest, row.astype(np.float32).tobytes())
+                for d, row in zip(docs, matrix, strict=True)
+            )
+        self.store.total += len(facts)
+        if measured:
+            self.store.measured.extend((u, texts[u.pk]) for u in users)
+        self.store.vector_kind = (
+            f"real {self.model} vectors for the {len(self.store.measured)} measured users, "
+            "synthetic random unit vectors for the filler users"
+        )
+
+    def queries(self, count: int) -> list[tuple[MemoryUser, str]]:
+        out = []
+        for _ in range(count):
+            user, texts = self.rng.choice(self.store.measured)
+            words = [w for w in self.rng.choice(texts).rstrip(".").split()[1:] if w not in _FUNCTION]
+            picked = self.rng.sample(words, k=min(len(words), self.rng.randint(2, 4)))
+            out.append((user, "what about " + " ".join(picked) + "?"))
+        return out
+
+
+def percentiles(values: list[float], cpu: list[float] | None = None) -> dict:
+    out = {
+        "p50_ms": round(float(np.percentile(values, 50)), 3),
+        "p95_ms": round(float(np.percentile(values, 95)), 3),
+    }
+    if cpu:
+        # CPU time of this process: what the recall itself costs, even when
+        # other work on the machine makes wall-clock time wait for a core.
+        out["cpu_p50_ms"] = round(float(np.percentile(cpu, 50)), 3)
+        out["cpu_p95_ms"] = round(float(np.percentile(cpu, 95)), 3)
+    return out
+
+
+def time_embedding(queries: list[tuple[MemoryUser, str]]) -> dict:
+    embedder = get_embedder()
+    embedder.embed(["warm up"])
+    times = []
+    for _, text in queries:
+        query_cache.clear()
+        started = time.perf_counter()
+        embed_query(text, embedder)
+        times.append((time.perf_counter() - started) * 1000)
+    return percentiles(times)
+
+
+def time_recall(queries: list[tuple[MemoryUser, str]], modes: list[str], k: int = 10) -> dict:
+    """Recall latency per mode with the query embedding already cached (excluded)."""
+    for _, text in queries:
+        embed_query(text)
+    for user, text in queries[:10]:  # warm the page cache and statement cache
+        for mode in modes:
+            recall(user=user, query=text, k=k, mode=mode, log=False)
+    out = {}
+    for mode in modes:
+        times, cpu = [], []
+        for user, text in queries:
+            started, cpu_started = time.perf_counter(), time.process_time()
+            recall(user=user, query=text, k=k, mode=mode, log=False)
+            times.append((time.perf_counter() - started) * 1000)
+            cpu.append((time.process_time() - cpu_started) * 1000)
+        out[mode] = percentiles(times, cpu)
+    return out
+
+
+def disk_usage() -> dict:
+    """Bytes per recall table when SQLite has the dbstat table; the file size otherwise."""
+    sizes: dict = {}
+    with connection.cursor() as cursor:
+        try:
+            cursor.execute(
+                "SELECT name, sum(pgsize) FROM dbstat WHERE name LIKE 'recall%%' OR name LIKE 'facts_fact%%' "
+                "GROUP BY name"
+            )
+            sizes = {name: int(size) for name, size in cursor.fetchall()}
+        except Exception:
+            sizes = {}
+    return sizes
+
+
+def drop(store: Store) -> None:
+    """Remove the bench tenant and its index rows (use a throwaway database for big sizes)."""
+    with transaction.atomic():
+        for user_id in MemoryUser.objects.filter(tenant=store.tenant).values_list("pk", flat=True):
+            fts.delete_user(user_id)
+            vec.delete_user(user_id)
+        Fact.objects.filter(tenant=store.tenant)._raw_delete(Fact.objects.db)
+        store.tenant.delete()

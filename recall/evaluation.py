@@ -1,0 +1,249 @@
+"""LoCoMo-format retrieval evaluation (API.md `eval_recall`).
+
+Each conversation becomes one memory user of a throwaway tenant. Corpus
+`observations`: every session_N_observation item is a fact whose provenance is
+its evidence dia_ids and whose source excerpt is the text of those turns (what
+an extractor keeps as the fact's source). Corpus `turns`: every turn is a fact
+"Speaker: text" (plus the image caption), whose context is the turn before it
+(the question it answers). QA items of categories 1-4 are the queries.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+from django.db import transaction
+
+from facts.models import Fact, MemoryUser, Tenant
+from facts.services import text_hash
+from recall import index
+from recall.embeddings import query_cache
+from recall.services import recall
+
+CORPORA = ("observations", "turns")
+_DIA = re.compile(r"D:?(\d+)\s*:\s*(\d+)")
+_SESSION = re.compile(r"^session_(\d+)$")
+
+
+def normalise_evidence(values) -> set[str]:
+    """'D8:6; D9:17' -> {'D8:6', 'D9:17'}; 'D:11:26' -> {'D11:26'}."""
+    if isinstance(values, str):
+        values = [values]
+    found: set[str] = set()
+    for value in values or []:
+        for a, b in _DIA.findall(str(value)):
+            found.add(f"D{int(a)}:{int(b)}")
+    return found
+
+
+def load_conversations(path: Path) -> list[tuple[str, dict]]:
+    files = sorted(path.glob("*.json")) if path.is_dir() else [path]
+    if not files:
+        raise FileNotFoundError(f"No LoCoMo JSON files in {path}.")
+    conversations = []
+    for file in files:
+        data = json.loads(file.read_text())
+        for i, conv in enumerate(data if isinstance(data, list) else [data]):
+            conv = conv.get("conversation", conv) | {"qa": conv.get("qa", [])}
+            conversations.append((f"{file.stem}" + (f"-{i}" if isinstance(data, list) else ""), conv))
+    return conversations
+
+
+def _session_time(conv: dict, n: int) -> datetime:
+    raw = str(conv.get(f"session_{n}_date_time", "")).strip()
+    for fmt in ("%I:%M %p on %d %B, %Y", "%I:%M %p on %d %b, %Y"):
+        try:
+            return datetime.strptime(raw, fmt).replace(tzinfo=UTC)
+        except ValueError:
+            continue
+    return datetime(2023, 1, 1, tzinfo=UTC) + timedelta(days=n)
+
+
+def _sessions(conv: dict) -> list[int]:
+    return sorted(int(m.group(1)) for key in conv if (m := _SESSION.match(key)) and isinstance(conv[key], list))
+
+
+def _turn_text(turn: dict) -> str:
+    text = f"{turn.get('speaker', '')}: {turn.get('text', '')}".strip()
+    if turn.get("blip_caption"):
+        text += f" [shares a photo: {turn['blip_caption']}]"
+    return text
+
+
+@dataclass
+class Item:
+    text: str
+    context: str
+    when: datetime
+    dia_ids: set[str]
+
+
+def corpus_items(conv: dict, corpus: str, *, with_context: bool = True) -> list[Item]:
+    turns = {}
+    items: list[Item] = []
+    for n in _sessions(conv):
+        when = _session_time(conv, n)
+        previous = ""
+        for j, turn in enumerate(conv[f"session_{n}"]):
+            dia = next(iter(normalise_evidence(turn.get("dia_id", ""))), "")
+            text = _turn_text(turn)
+            turns[dia] = text
+            if corpus == "turns":
+                items.append(Item(text, previous if with_context else "", when + timedelta(seconds=j), {dia}))
+            previous = text
+    if corpus == "observations":
+        for n in _sessions(conv) + sorted(
+            int(k.split("_")[1]) for k in conv if k.endswith("_observation") and f"session_{k.split('_')[1]}" not in conv
+        ):
+            when = _session_time(conv, n)
+            observed = conv.get(f"session_{n}_observation") or {}
+            j = 0
+            for _speaker, entries in observed.items():
+                for entry in entries:
+                    text, evidence = (entry[0], entry[1] if len(entry) > 1 else []) if isinstance(entry, list) else (
+                        str(entry), [])
+                    dias = normalise_evidence(evidence)
+                    context = " ".join(turns[d] for d in sorted(dias) if d in turns) if with_context else ""
+                    items.append(Item(str(text), context, when + timedelta(seconds=j), dias))
+                    j += 1
+    return items
+
+
+def questions(conv: dict) -> list[tuple[str, set[str]]]:
+    out = []
+    for qa in conv.get("qa", []):
+        if qa.get("category") in (1, 2, 3, 4):
+            evidence = normalise_evidence(qa.get("evidence"))
+            if evidence and qa.get("question"):
+                out.append((str(qa["question"]), evidence))
+    return out
+
+
+class CachingEmbedder:
+    """Wraps the configured embedder with a text -> vector memo (ablation variants re-index
+    the same texts; `--embedding-cache` keeps it between runs)."""
+
+    def __init__(self, inner, cache: dict[str, np.ndarray] | None = None) -> None:
+        self.inner = inner
+        self.model_name = inner.model_name
+        self.cache = cache if cache is not None else {}
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        missing = [t for t in dict.fromkeys(texts) if t not in self.cache]
+        if missing:
+            self.cache.update(zip(missing, self.inner.embed(missing), strict=True))
+        return np.stack([self.cache[t] for t in texts]) if texts else self.inner.embed([])
+
+
+@dataclass
+class Loaded:
+    tenant: Tenant
+    users: list[tuple[MemoryUser, dict[int, set[str]], list[tuple[str, set[str]]]]] = field(default_factory=list)
+
+
+def load(
+    conversations, corpus: str, *, with_context: bool = True, progress: Callable | None = None, embedder=None
+) -> Loaded:
+    tenant = Tenant.objects.create(name=f"eval-{corpus}-{uuid.uuid4().hex[:8]}")
+    loaded = Loaded(tenant)
+    for name, conv in conversations:
+        items = corpus_items(conv, corpus, with_context=with_context)
+        with transaction.atomic():
+            user = MemoryUser.objects.create(tenant=tenant, external_id=f"locomo-{name}")
+            facts = Fact.objects.bulk_create(
+                [
+                    Fact(
+                        tenant=tenant, user=user, text=item.text[:2000], text_hash=text_hash(item.text),
+                        source_excerpt=item.context[:1000], valid_from=item.when, created_at=item.when,
+                        updated_at=item.when, last_mentioned_at=item.when, value_json={"dia_ids": sorted(item.dia_ids)},
+                    )
+                    for item in items
+                ],
+                batch_size=500,
+            )
+        provenance = {f.pk: item.dia_ids for f, item in zip(facts, items, strict=True)}
+        ids = list(provenance)
+        for start in range(0, len(ids), 256):
+            with transaction.atomic():
+                index.index_now(ids[start : start + 256], embedder)
+            if progress:
+                progress(len(ids[start : start + 256]))
+        loaded.users.append((user, provenance, questions(conv)))
+    return loaded
+
+
+def unload(loaded: Loaded) -> None:
+    with transaction.atomic():
+        for user, _, _ in loaded.users:
+            index.erase_user(user.pk)
+        loaded.tenant.delete()
+
+
+def evaluate(
+    loaded: Loaded, modes: list[str], ks: list[int], progress: Callable | None = None, time_embedding: bool = True
+) -> dict:
+    results: dict[str, dict] = {}
+    depth = max(ks + [10])
+    for mode in modes:
+        recall_at = {k: [] for k in ks}
+        hit10, latencies = [], []
+        for user, provenance, qas in loaded.users:
+            for question, evidence in qas:
+                if time_embedding:
+                    query_cache.clear()  # latency includes the query embedding
+                started = time.perf_counter()
+                result = recall(user=user, query=question, k=depth, mode=mode, log=False)
+                latencies.append((time.perf_counter() - started) * 1000)
+                covered_at: list[set[str]] = []
+                covered: set[str] = set()
+                for hit in result.items:
+                    covered |= provenance.get(hit.fact.pk, set())
+                    covered_at.append(set(covered))
+                for k in ks:
+                    got = covered_at[min(k, len(covered_at)) - 1] if covered_at else set()
+                    recall_at[k].append(len(evidence & got) / len(evidence))
+                got10 = covered_at[min(10, len(covered_at)) - 1] if covered_at else set()
+                hit10.append(1.0 if evidence & got10 else 0.0)
+                if progress:
+                    progress(1)
+        row = {f"recall@{k}": round(float(np.mean(v)), 4) if v else 0.0 for k, v in recall_at.items()}
+        row["hit@10"] = round(float(np.mean(hit10)), 4) if hit10 else 0.0
+        row["p50_ms"] = round(float(np.percentile(latencies, 50)), 2) if latencies else 0.0
+        row["p95_ms"] = round(float(np.percentile(latencies, 95)), 2) if latencies else 0.0
+        results[mode] = row
+    return results
+
+
+def question_count(loaded: Loaded) -> int:
+    return sum(len(qas) for _, _, qas in loaded.users)
+
+
+def load_embedding_cache(path: Path | None) -> dict[str, np.ndarray]:
+    if path is None or not path.exists():
+        return {}
+    with np.load(path, allow_pickle=False) as data:
+        return dict(zip(data["texts"].tolist(), data["vectors"], strict=True))
+
+
+def save_embedding_cache(path: Path | None, cache: dict[str, np.ndarray]) -> None:
+    if path is None or not cache:
+        return
+    texts = list(cache)
+    np.savez(path, texts=np.array(texts), vectors=np.stack([cache[t] for t in texts]).astype(np.float32))
+
+
+# The release ablation: each step adds one retrieval idea to the one before;
+# the last row is the shipped default configuration.
+ABLATION: list[tuple[str, bool, dict]] = [
+    ("naive: text only, all content words, RRF 3/3", False, {"MEMORY_RECALL_UNIVERSAL_SHARE": 2.0}),
+    ("+ drop words in >30% of the user's facts", False, {}),
+    ("+ context column (source turns / previous turn)", True, {}),
+]

@@ -1,0 +1,100 @@
+"""Fusion of ranked lists, category weights, supplements and budget packing (pure functions)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+RRF_K = 60
+
+CATEGORY_WEIGHTS = {
+    "identity": 1.3,
+    "hard_preference": 1.2,
+    "soft_preference": 1.2,
+    "environment": 1.1,
+}
+
+
+@dataclass
+class Candidate:
+    fact_id: int
+    score: float = 0.0
+    signals: dict = field(default_factory=dict)
+
+
+def rrf(lists: Sequence[tuple[str, float, Sequence[int]]], k: int = RRF_K) -> dict[int, Candidate]:
+    """Weighted Reciprocal Rank Fusion: score = sum over lists of weight / (k + rank)."""
+    fused: dict[int, Candidate] = {}
+    for name, weight, ids in lists:
+        for rank, fact_id in enumerate(ids, start=1):
+            cand = fused.setdefault(fact_id, Candidate(fact_id))
+            cand.score += weight / (k + rank)
+            cand.signals[f"{name}_rank"] = rank
+    return fused
+
+
+def linear(
+    lexical: Sequence[tuple[int, float]],
+    vector: Sequence[tuple[int, float]],
+    recency: dict[int, float],
+    weights: tuple[float, float, float] = (0.45, 0.45, 0.10),
+) -> dict[int, Candidate]:
+    """Linear blend of min-max normalised BM25, cosine similarity and recency (0..1 each)."""
+    fused: dict[int, Candidate] = {}
+
+    def _norm(pairs, higher_is_better: bool) -> dict[int, float]:
+        if not pairs:
+            return {}
+        values = [v if higher_is_better else -v for _, v in pairs]
+        lo, hi = min(values), max(values)
+        span = (hi - lo) or 1.0
+        return {fid: ((v if higher_is_better else -v) - lo) / span for fid, v in pairs}
+
+    lex = _norm(lexical, higher_is_better=False)  # bm25() is lower-is-better
+    sim = {fid: 1.0 - dist for fid, dist in vector}
+    for rank, (fid, _) in enumerate(lexical, start=1):
+        fused.setdefault(fid, Candidate(fid)).signals["lexical_rank"] = rank
+    for rank, (fid, _) in enumerate(vector, start=1):
+        fused.setdefault(fid, Candidate(fid)).signals["vector_rank"] = rank
+    for fid, cand in fused.items():
+        cand.score = weights[0] * lex.get(fid, 0.0) + weights[1] * max(0.0, sim.get(fid, 0.0)) + weights[
+            2
+        ] * recency.get(fid, 0.0)
+    return fused
+
+
+def recency_weight(age_seconds: float, half_life_days: float) -> float:
+    """Exponential decay: 1.0 now, 0.5 after one half-life."""
+    if half_life_days <= 0:
+        return 0.0
+    return math.pow(0.5, max(0.0, age_seconds) / (half_life_days * 86_400))
+
+
+def apply_category_weights(cands: dict[int, Candidate], categories: dict[int, str]) -> None:
+    for fid, cand in cands.items():
+        weight = CATEGORY_WEIGHTS.get(categories.get(fid, ""), 1.0)
+        cand.signals["fused"] = round(cand.score, 6)
+        cand.signals["category_weight"] = weight
+        cand.score *= weight
+
+
+def supplement_scores(floor: float | None, count: int) -> list[float]:
+    """Scores for back-fill items: strictly below the lowest direct hit, decreasing."""
+    top = (floor if floor and floor > 0 else 1e-3) * 0.5
+    return [top / (1 + i) for i in range(count)]
+
+
+def pack(items: list, k: int, budget_chars: int | None, length) -> list:
+    """Greedy packing in score order: take what fits under the budget, at most k."""
+    if budget_chars is None:
+        return items[:k]
+    packed, used = [], 0
+    for item in items:
+        size = length(item)
+        if used + size <= budget_chars:
+            packed.append(item)
+            used += size
+            if len(packed) >= k:
+                break
+    return packed

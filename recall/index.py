@@ -1,0 +1,149 @@
+"""Keeping the recall index in step with Fact: which text is indexed, sync, erase.
+
+Only live facts are indexed. Each fact is indexed with its own words (text,
+key, entity names) in the FTS5 `body` column and the words it was stated in
+(its source excerpt) in the lower-weighted `context` column. The vector is
+computed from `embedding_text()`.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from dataclasses import dataclass
+
+import numpy as np
+from django.conf import settings
+from django.db import transaction
+
+from facts.models import Fact
+from recall import fts, vec
+from recall.embeddings import get_embedder
+
+
+@dataclass(frozen=True)
+class Document:
+    fact_id: int
+    user_id: int
+    body: str
+    context: str
+    embed_text: str
+
+    @property
+    def digest(self) -> str:
+        raw = "\x1f".join((self.body, self.context, self.embed_text))
+        return hashlib.sha1(raw.encode()).hexdigest()
+
+
+def document(fact: Fact, entity_names: list[str] | None = None) -> Document:
+    key_words = fact.key.replace("_", " ").replace(".", " ").replace("-", " ") if fact.key else ""
+    body = " ".join(part for part in (fact.text, key_words, " ".join(entity_names or [])) if part)
+    context = fact.source_excerpt or ""
+    embed_text = fact.text
+    if settings.MEMORY_RECALL_EMBED_CONTEXT and context:
+        embed_text = f"{fact.text}\n{context}"
+    return Document(fact.pk, fact.user_id, body, context, embed_text)
+
+
+def _live_documents(fact_ids: list[int]) -> dict[int, Document]:
+    facts = Fact.objects.live().filter(pk__in=fact_ids).prefetch_related("entity_tags__entity")
+    return {
+        f.pk: document(f, [t.entity.display_name for t in f.entity_tags.all()])
+        for f in facts
+    }
+
+
+@dataclass
+class SyncResult:
+    indexed: int = 0
+    removed: int = 0
+    to_embed: list[Document] | None = None
+
+
+def sync_lexical(fact_ids: list[int]) -> SyncResult:
+    """Bring FTS rows of these facts in line with Fact; report which need a new vector."""
+    fact_ids = sorted({int(i) for i in fact_ids})
+    docs = _live_documents(fact_ids)
+    gone = [fid for fid in fact_ids if fid not in docs]
+    model = get_embedder().model_name
+    with transaction.atomic():
+        removed = fts.delete(gone)
+        vec.delete(gone)
+        current = fts.indexed_hashes(docs)
+        changed = [d for d in docs.values() if current.get(d.fact_id) != d.digest]
+        fts.upsert((d.fact_id, d.user_id, d.digest, d.body, d.context) for d in changed)
+        have = vec.indexed(docs)
+        to_embed = [d for d in docs.values() if have.get(d.fact_id) != (model, d.digest)]
+    return SyncResult(indexed=len(changed), removed=removed, to_embed=to_embed)
+
+
+def encode_vector(vector: np.ndarray) -> str:
+    return base64.b64encode(np.asarray(vector, dtype=np.float32).tobytes()).decode()
+
+
+def decode_vector(data: str) -> np.ndarray:
+    return np.frombuffer(base64.b64decode(data), dtype=np.float32)
+
+
+def compute_vectors(items: list[dict], embedder=None) -> list[dict]:
+    """Embed [{fact_id, user_id, digest, text}] -> the same with `vector` (base64) and `model`.
+
+    Needs no database: runs on the `embed` queue, on any machine.
+    """
+    embedder = embedder or get_embedder()
+    out: list[dict] = []
+    batch = max(1, settings.MEMORY_EMBED_BATCH_SIZE)
+    for start in range(0, len(items), batch):
+        chunk = items[start : start + batch]
+        matrix = embedder.embed([item["text"] for item in chunk])
+        for item, row in zip(chunk, matrix, strict=True):
+            out.append({**item, "model": embedder.model_name, "vector": encode_vector(row)})
+    return out
+
+
+def store_vectors(items: list[dict]) -> int:
+    """Write computed vectors for facts still live with the same indexed text."""
+    if not items:
+        return 0
+    docs = _live_documents([item["fact_id"] for item in items])
+    rows, by_model = [], {}
+    for item in items:
+        doc = docs.get(item["fact_id"])
+        if doc is None or doc.digest != item["digest"]:
+            continue  # changed or retired since the vector was computed; a newer sync covers it
+        rows.append((doc.fact_id, doc.user_id, item["model"], doc.digest, decode_vector(item["vector"]).tobytes()))
+        by_model.setdefault(item["model"], []).append(doc.fact_id)
+    with transaction.atomic():
+        vec.upsert(rows)
+        for model, ids in by_model.items():
+            # Index metadata, not a change of the fact: no history, no facts_version bump.
+            Fact.objects.filter(pk__in=ids).update(embedding_model=model)
+    return len(rows)
+
+
+def index_now(fact_ids: list[int], embedder=None) -> SyncResult:
+    """Synchronous full sync (commands, evaluation): FTS rows and vectors."""
+    result = sync_lexical(fact_ids)
+    if result.to_embed:
+        items = [
+            {"fact_id": d.fact_id, "user_id": d.user_id, "digest": d.digest, "text": d.embed_text}
+            for d in result.to_embed
+        ]
+        store_vectors(compute_vectors(items, embedder))
+    return result
+
+
+def forget_vectors(fact_ids: list[int]) -> int:
+    """Drop vectors so the next sync re-embeds them (reindex_embeddings --all)."""
+    return vec.delete(fact_ids)
+
+
+def forget(fact_ids: list[int]) -> None:
+    """Drop every index row of these facts, whatever Fact says (stale rows)."""
+    fts.delete(fact_ids)
+    vec.delete(fact_ids)
+
+
+def erase_user(user_id: int) -> dict:
+    """Inside the erase transaction: drop the user's FTS and vector rows."""
+    return {"fts_rows": fts.delete_user(user_id), "vectors": vec.delete_user(user_id)}

@@ -1,0 +1,100 @@
+"""manage.py bench_recall: recall latency of one user as the store grows (API.md)."""
+
+from __future__ import annotations
+
+import json
+import resource
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.test.utils import override_settings
+from tqdm import tqdm
+
+from recall import bench
+from recall.services import MODES
+
+
+class Command(BaseCommand):
+    help = (
+        "Build synthetic stores of each total size in one throwaway tenant (users of --facts-per-user "
+        "facts each) and time recall of one measured user per mode, query embedding excluded and timed "
+        "separately. Point DATABASE_URL at a scratch database for the large sizes."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--sizes", default="10000,100000,1000000")
+        parser.add_argument("--facts-per-user", type=int, default=100)
+        parser.add_argument("--queries", type=int, default=200)
+        parser.add_argument("--measured-users", type=int, default=20)
+        parser.add_argument("--json", dest="json_out")
+        parser.add_argument("--keep", action="store_true", help="leave the bench tenant in the database")
+
+    def handle(self, *args, sizes, facts_per_user, queries, measured_users, json_out, keep, **options):
+        try:
+            size_list = sorted({int(s) for s in sizes.split(",") if s.strip()})
+        except ValueError as exc:
+            raise CommandError(f"--sizes takes comma-separated integers, got {sizes!r}.") from exc
+        if not size_list or facts_per_user < 1 or queries < 1:
+            raise CommandError("--sizes, --facts-per-user and --queries must be positive.")
+        if size_list[0] < facts_per_user * 2:
+            raise CommandError("Each size needs room for at least two users; raise --sizes.")
+        measured_users = max(1, min(measured_users, size_list[0] // facts_per_user))
+
+        # Query logging would keep every bulk INSERT's SQL in memory.
+        with override_settings(DEBUG=False):
+            report = self._run(size_list, facts_per_user, queries, measured_users, keep)
+        self.stdout.write(self._table(report))
+        if json_out:
+            Path(json_out).write_text(json.dumps(report, indent=2))
+            self.stdout.write(f"wrote {json_out}")
+
+    def _run(self, sizes, fpu, n_queries, measured_users, keep) -> dict:
+        builder = bench.Builder(fpu, measured_users)
+        growth = []
+        queries = None
+        try:
+            for size in sizes:
+                with tqdm(total=size - builder.store.total, desc=f"building {size:,}", unit="fact",
+                          file=self.stderr) as bar:
+                    builder.grow(size, progress=bar.update)
+                if queries is None:
+                    queries = builder.queries(n_queries)
+                timings = bench.time_recall(queries, list(MODES))
+                rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+                growth.append({"total_facts": builder.store.total, **timings, "max_rss_mb": round(rss_mb)})
+                self.stderr.write(f"{builder.store.total:,} facts: hybrid p95 {timings['hybrid']['p95_ms']} ms")
+            embed = bench.time_embedding(queries)
+            disk = bench.disk_usage()
+        finally:
+            if not keep:
+                bench.drop(builder.store)
+        return {
+            "growth": growth,
+            "embed": embed,
+            "vectors": builder.store.vector_kind,
+            "facts_per_user": fpu,
+            "queries": n_queries,
+            "build_seconds": round(builder.store.build_seconds, 1),
+            "disk_bytes": disk,
+            "database": str(settings.DATABASES["default"]["NAME"]),
+        }
+
+    @staticmethod
+    def _table(report: dict) -> str:
+        lines = [
+            f"vectors: {report['vectors']}",
+            f"{'facts':>10} " + " ".join(f"{m + ' p50':>13} {m + ' p95':>13}" for m in MODES) + "  max RSS MB",
+        ]
+        for row in report["growth"]:
+            cells = " ".join(f"{row[m]['p50_ms']:>13.3f} {row[m]['p95_ms']:>13.3f}" for m in MODES)
+            lines.append(f"{row['total_facts']:>10,} {cells}  {row['max_rss_mb']:>10}")
+        first, last = report["growth"][0], report["growth"][-1]
+        ratio = last["hybrid"]["p95_ms"] / max(first["hybrid"]["p95_ms"], 1e-9)
+        lines.append(f"hybrid p95 growth {first['total_facts']:,} -> {last['total_facts']:,}: x{ratio:.2f}")
+        lines.append(f"query embedding: p50 {report['embed']['p50_ms']} ms, p95 {report['embed']['p95_ms']} ms")
+        if report["disk_bytes"]:
+            vec_bytes = sum(v for k, v in report["disk_bytes"].items() if k.startswith("recall_vector"))
+            fts_bytes = sum(v for k, v in report["disk_bytes"].items() if k.startswith("recall_fts"))
+            lines.append(f"disk: vectors {vec_bytes / 2**20:.0f} MiB, fts {fts_bytes / 2**20:.0f} MiB")
+        return "\n".join(lines)

@@ -1,0 +1,127 @@
+"""manage.py eval_recall: LoCoMo retrieval evaluation and the lexical/vector/hybrid ablation."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+from django.test.utils import override_settings
+from tqdm import tqdm
+
+from recall import evaluation
+from recall.embeddings import get_embedder
+from recall.models import EvalRun
+from recall.services import MODES
+
+
+def _int_list(raw: str) -> list[int]:
+    try:
+        values = sorted({int(v) for v in raw.split(",") if v.strip()})
+    except ValueError as exc:
+        raise CommandError(f"--k takes comma-separated integers, got {raw!r}.") from exc
+    if not values or min(values) < 1:
+        raise CommandError("--k needs at least one positive integer.")
+    return values
+
+
+class Command(BaseCommand):
+    help = (
+        "Load LoCoMo-format conversations into a throwaway tenant (one memory user each), run every "
+        "category 1-4 question through recall in each mode, and print recall@k / hit@10 with deltas "
+        "against lexical. The tenant is deleted afterwards."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--data", required=True, help="a LoCoMo JSON file or a folder of them")
+        parser.add_argument("--corpus", choices=evaluation.CORPORA, default="observations")
+        parser.add_argument("--modes", default="lexical,vector,hybrid")
+        parser.add_argument("--k", default="5,10,20")
+        parser.add_argument("--json", dest="json_out", help="write the results as JSON here")
+        parser.add_argument(
+            "--no-context", action="store_true",
+            help="index facts without their context (source turns / previous turn)",
+        )
+        parser.add_argument(
+            "--ablation", action="store_true",
+            help="also run the release ablation (one retrieval idea added per row) and print its table",
+        )
+        parser.add_argument("--embedding-cache", help="an .npz file memoising corpus embeddings between runs")
+
+    def handle(self, *args, data, corpus, modes, k, json_out, no_context, ablation, embedding_cache, **options):
+        path = Path(data)
+        if not path.exists():
+            raise CommandError(f"{path} does not exist; pass a LoCoMo JSON file or folder with --data.")
+        mode_list = [m.strip() for m in modes.split(",") if m.strip()]
+        if bad := [m for m in mode_list if m not in MODES]:
+            raise CommandError(f"Unknown mode(s) {bad}; choose from {', '.join(MODES)}.")
+        ks = _int_list(k)
+        try:
+            conversations = evaluation.load_conversations(path)
+        except (OSError, ValueError) as exc:
+            raise CommandError(f"Could not read {path}: {exc}") from exc
+
+        cache_path = Path(embedding_cache) if embedding_cache else None
+        embedder = evaluation.CachingEmbedder(get_embedder(), evaluation.load_embedding_cache(cache_path))
+        total_items = sum(len(evaluation.corpus_items(c, corpus)) for _, c in conversations)
+
+        def run(with_context: bool, overrides: dict, time_embedding: bool, label: str):
+            with tqdm(total=total_items, desc=f"indexing {label}", unit="fact", file=self.stderr) as bar:
+                loaded = evaluation.load(
+                    conversations, corpus, with_context=with_context, progress=bar.update, embedder=embedder
+                )
+            try:
+                n = evaluation.question_count(loaded)
+                with (
+                    override_settings(**overrides),
+                    tqdm(total=n * len(mode_list), desc=f"recall {label}", unit="q", file=self.stderr) as bar,
+                ):
+                    return n, evaluation.evaluate(
+                        loaded, mode_list, ks, progress=bar.update, time_embedding=time_embedding
+                    )
+            finally:
+                evaluation.unload(loaded)
+
+        # Query logging would keep every statement of thousands of recalls in memory.
+        with override_settings(DEBUG=False):
+            n_questions, results = run(not no_context, {}, True, corpus)
+            rows = []
+            if ablation:
+                for name, with_context, overrides in evaluation.ABLATION:
+                    _, variant = run(with_context, overrides, False, name.split(":")[0][:24])
+                    rows.append({"variant": name, **{m: variant[m]["recall@10"] for m in mode_list}})
+        evaluation.save_embedding_cache(cache_path, embedder.cache)
+
+        payload = {"corpus": corpus, "questions": n_questions, "results": results}
+        if rows:
+            payload["ablation"] = rows
+        EvalRun.objects.create(corpus=corpus, questions=n_questions, results=results)
+        self.stdout.write(self._table(payload, ks))
+        if rows:
+            self.stdout.write(self._ablation_table(rows, mode_list))
+        if json_out:
+            Path(json_out).write_text(json.dumps(payload, indent=2))
+            self.stdout.write(f"wrote {json_out}")
+
+    @staticmethod
+    def _ablation_table(rows: list[dict], modes: list[str]) -> str:
+        lines = ["ablation (recall@10)", "| variant | " + " | ".join(modes) + " |", "|---" * (len(modes) + 1) + "|"]
+        for row in rows:
+            lines.append(f"| {row['variant']} | " + " | ".join(f"{row[m]:.3f}" for m in modes) + " |")
+        return "\n".join(lines)
+
+    @staticmethod
+    def _table(payload: dict, ks: list[int]) -> str:
+        results = payload["results"]
+        cols = [f"recall@{k}" for k in ks] + ["hit@10", "p50_ms", "p95_ms"]
+        base = results.get("lexical")
+        lines = [
+            f"corpus={payload['corpus']} questions={payload['questions']}",
+            f"{'mode':<8} " + " ".join(f"{c:>10}" for c in cols) + "   delta recall@10 vs lexical",
+        ]
+        for mode, row in results.items():
+            delta = ""
+            if base and mode != "lexical" and "recall@10" in row:
+                delta = f"{row['recall@10'] - base['recall@10']:+.4f}"
+            lines.append(f"{mode:<8} " + " ".join(f"{row.get(c, 0):>10.4f}" for c in cols) + f"   {delta}")
+        return "\n".join(lines)

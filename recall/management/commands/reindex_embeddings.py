@@ -1,0 +1,48 @@
+"""manage.py reindex_embeddings: (re-)embed live facts, e.g. after the embedding model changed."""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+from tqdm import tqdm
+
+from facts.models import Fact, Tenant
+from recall import index
+from recall.embeddings import EmbedderError
+
+
+class Command(BaseCommand):
+    help = (
+        "Bring the recall index of every live fact (or one tenant's) up to date: FTS rows, and vectors "
+        "from the configured embedder for facts with none, another model, or changed text. "
+        "--all re-embeds every live fact."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--tenant", help="tenant id; default: all tenants")
+        parser.add_argument("--batch", type=int, default=256)
+        parser.add_argument("--all", action="store_true", help="re-embed even facts whose vector is current")
+
+    def handle(self, *args, tenant=None, batch=256, all=False, **options):
+        facts = Fact.objects.live()
+        if tenant:
+            if not Tenant.objects.filter(pk=tenant).exists():
+                raise CommandError(f"No tenant {tenant!r}; list tenants in the dashboard or the admin.")
+            facts = facts.filter(tenant_id=tenant)
+        ids = list(facts.order_by("pk").values_list("pk", flat=True))
+        embedded = 0
+        with tqdm(total=len(ids), desc="re-embedding", unit="fact", file=self.stderr) as bar:
+            for start in range(0, len(ids), max(1, batch)):
+                chunk = ids[start : start + batch]
+                try:
+                    with transaction.atomic():
+                        if all:
+                            index.forget_vectors(chunk)
+                        embedded += len(index.index_now(chunk).to_embed or [])
+                except EmbedderError as exc:
+                    raise CommandError(
+                        f"The embedder failed after {embedded} facts: {exc}. Fix the provider settings "
+                        "(MEMORY_EMBEDDER, MEMORY_EMBEDDING_*) and run this command again; it resumes."
+                    ) from exc
+                bar.update(len(chunk))
+        self.stdout.write(f"live facts={len(ids)} embedded={embedded}")

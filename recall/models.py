@@ -1,0 +1,42 @@
+"""Recall bookkeeping: one log row per API recall, one row per evaluation run.
+
+The index itself (FTS5 table and vector rows) is created by raw SQL in the
+migrations and only touched through recall/fts.py and recall/vec.py.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils import timezone
+
+from facts.models import Tenant
+
+
+class RecallLog(models.Model):
+    """What one recall did, for the metrics page. Deliberately holds no user text and no user."""
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="recall_logs")
+    mode = models.CharField(max_length=16)
+    degraded = models.BooleanField(default=False)
+    k = models.PositiveIntegerField()
+    returned = models.PositiveIntegerField()
+    lexical_hits = models.PositiveIntegerField(default=0)
+    vector_hits = models.PositiveIntegerField(default=0)
+    supplement_hits = models.PositiveIntegerField(default=0)
+    latency_ms = models.FloatField()
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["tenant", "created_at"], name="recalllog_tenant_time")]
+
+
+class EvalRun(models.Model):
+    """One `eval_recall` run; `results` has the API.md shape ({"hybrid": {"recall@10": ...}, ...})."""
+
+    corpus = models.CharField(max_length=32)
+    questions = models.PositiveIntegerField()
+    results = models.JSONField(default=dict)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]

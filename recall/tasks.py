@@ -1,0 +1,73 @@
+"""Index sync after commit (SPEC 4 "Embedding sync").
+
+sync_facts (queue db) updates the FTS rows and removes rows of facts that
+stopped being live, then hands the texts needing a vector to embed_facts
+(queue embed: no database, any machine), which passes the vectors to
+store_vectors (queue db). Failures retry with exponential backoff and are
+visible in embedder_state() and the log; facts without a vector keep an empty
+embedding_model until `reindex_embeddings` or a retry catches up.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+from django.conf import settings
+
+from recall import index
+from recall.embeddings import EmbedderError
+
+log = logging.getLogger(__name__)
+
+RETRY = {"max_retries": 6}
+
+
+def _backoff(retries: int) -> int:
+    return min(600, 5 * 2**retries)
+
+
+@shared_task(bind=True, name="recall.sync_facts", queue=settings.MEMORY_QUEUE_DB, **RETRY)
+def sync_facts(self, fact_ids: list[int]) -> dict:
+    try:
+        result = index.sync_lexical(fact_ids)
+    except Exception as exc:
+        log.exception("recall index sync failed for %d facts", len(fact_ids))
+        if self.request.is_eager:
+            raise
+        raise self.retry(exc=exc, countdown=_backoff(self.request.retries)) from exc
+    items = [
+        {"fact_id": d.fact_id, "user_id": d.user_id, "digest": d.digest, "text": d.embed_text}
+        for d in result.to_embed or []
+    ]
+    batch = max(1, settings.MEMORY_EMBED_BATCH_SIZE)
+    for start in range(0, len(items), batch):
+        embed_facts.apply_async(args=[items[start : start + batch]], queue=settings.MEMORY_QUEUE_EMBED)
+    return {"indexed": result.indexed, "removed": result.removed, "to_embed": len(items)}
+
+
+@shared_task(bind=True, name="recall.embed_facts", queue=settings.MEMORY_QUEUE_EMBED, **RETRY)
+def embed_facts(self, items: list[dict]) -> int:
+    try:
+        computed = index.compute_vectors(items)
+    except EmbedderError as exc:
+        log.warning("embedding %d facts failed (try %d): %s", len(items), self.request.retries + 1, exc)
+        if self.request.is_eager:
+            # Inline (tests, eager mode) a failing embedder must not break the
+            # write that triggered it: the facts stay lexical-only and visible
+            # as unembedded until a retry or `reindex_embeddings`.
+            return 0
+        raise self.retry(exc=exc, countdown=_backoff(self.request.retries)) from exc
+    store_vectors.apply_async(args=[computed], queue=settings.MEMORY_QUEUE_DB)
+    return len(computed)
+
+
+@shared_task(bind=True, name="recall.store_vectors", queue=settings.MEMORY_QUEUE_DB, **RETRY)
+def store_vectors(self, items: list[dict]) -> int:
+    try:
+        return index.store_vectors(items)
+    except Exception as exc:
+        log.exception("storing %d vectors failed", len(items))
+        if self.request.is_eager:
+            raise
+        raise self.retry(exc=exc, countdown=_backoff(self.request.retries)) from exc

@@ -1,0 +1,130 @@
+"""Transient errors, invalid replies, failed turns fed again, duplicate deliveries."""
+
+from __future__ import annotations
+
+from facts.models import AppliedChange, Fact, SessionCursor, Turn
+from facts.tasks import apply_extraction, extract_turn
+from tests.facts.extraction.conftest import add, reply
+from tests.fake_llm import FakeLLM
+
+TEA = add("User drinks green tea every morning.", "morning_drink", "soft_preference", ["green tea"])
+
+
+def test_a_429_then_success_is_retried_with_backoff(turns, fake_llm):
+    fake_llm.script(FakeLLM.error(429, "slow down"), reply(add=[TEA]))
+    turns.post("I drink green tea every morning.", turn_id="t1")
+    state = turns.get("t1")
+    assert state["status"] == "done", state
+    assert len(fake_llm.requests) == 2
+    assert Fact.objects.live().count() == 1
+
+
+def test_a_timeout_is_transient_too(turns, fake_llm, settings):
+    settings.MEMORY_LLM_TIMEOUT_SECONDS = 0.3
+    fake_llm.script(FakeLLM.json(FakeLLM.empty_reply(), delay=1.0), reply(add=[TEA]))
+    turns.post("I drink green tea every morning.", turn_id="t1")
+    assert turns.get("t1")["status"] == "done"
+    assert Fact.objects.live().count() == 1
+
+
+def test_500_three_times_fails_the_turn_and_a_later_run_succeeds_with_nothing_lost_or_doubled(turns, fake_llm):
+    fake_llm.script(FakeLLM.error(500), FakeLLM.error(502), FakeLLM.error(503))
+    turns.post("I drink green tea every morning.", turn_id="t1")
+    state = turns.get("t1")
+    assert state["status"] == "failed"
+    assert "failed 3 times" in state["last_error"] and "HTTP 503" in state["last_error"]
+    assert state["outcome"]["reason"].startswith("failed: ")
+    assert len(fake_llm.requests) == 3 and Fact.objects.count() == 0
+    assert not SessionCursor.objects.filter(last_applied_turn__isnull=False).exists()
+
+    # The next turn of the session feeds the failed turn's messages again.
+    fake_llm.script(reply(add=[TEA, add("User lives in Oslo.", "home_city", "identity", ["Oslo"])]))
+    turns.post("I live in Oslo.", turn_id="t2")
+    prompt = fake_llm.user_prompts()[-1]
+    assert "I drink green tea every morning." in prompt and "I live in Oslo." in prompt
+    assert turns.get("t2")["status"] == "done"
+    first = turns.get("t1")
+    assert first["status"] == "done" and first["outcome"]["reason"] == "applied with turn t2"
+    assert sorted(Fact.objects.live().values_list("key", flat=True)) == ["home_city", "morning_drink"]
+    cursor = SessionCursor.objects.get()
+    assert cursor.last_applied_turn.turn_id == "t2"
+
+    # Running it again (a retry of a turn already covered) changes nothing.
+    turns.retry("t1", expect=409)
+    turns.run_task_again(extract_turn, Turn.objects.get(turn_id="t1").pk)
+    assert Fact.objects.count() == 2 and len(fake_llm.requests) == 4
+
+
+def test_a_failed_turn_can_be_retried_on_its_own(turns, fake_llm):
+    fake_llm.script(*[FakeLLM.error(500)] * 3)
+    turns.post("I drink green tea every morning.", turn_id="t1")
+    assert turns.get("t1")["status"] == "failed"
+    fake_llm.script(reply(add=[TEA]))
+    assert turns.retry("t1")["status"] in {"queued", "done"}
+    state = turns.get("t1")
+    assert state["status"] == "done" and state["attempts"] == 2 and state["last_error"] == ""
+    assert Fact.objects.count() == 1
+
+
+def test_invalid_json_then_valid_is_re_asked_once(turns, fake_llm):
+    fake_llm.script(FakeLLM.text("Sure! Here are the facts: User drinks tea."), reply(add=[TEA]))
+    turns.post("I drink green tea every morning.", turn_id="t1")
+    assert turns.get("t1")["status"] == "done"
+    reask = fake_llm.requests[1]["messages"]
+    assert reask[-2]["role"] == "assistant" and "not valid JSON" in reask[-1]["content"]
+    assert Fact.objects.count() == 1
+
+
+def test_a_reply_missing_a_list_is_invalid_and_re_asked(turns, fake_llm):
+    fake_llm.script(FakeLLM.json({"add": [TEA]}), reply(add=[TEA]))
+    turns.post("I drink green tea every morning.", turn_id="t1")
+    assert turns.get("t1")["status"] == "done"
+    assert "supersede" in fake_llm.requests[1]["messages"][-1]["content"]
+
+
+def test_invalid_twice_fails_cleanly(turns, fake_llm):
+    fake_llm.script(FakeLLM.text("not json"), FakeLLM.json({"add": "nope"}))
+    turns.post("I drink green tea every morning.", turn_id="t1")
+    state = turns.get("t1")
+    assert state["status"] == "failed" and "invalid twice" in state["last_error"]
+    assert len(fake_llm.requests) == 2 and Fact.objects.count() == 0
+
+
+def test_a_duplicate_task_delivery_adds_nothing(turns, fake_llm):
+    fake_llm.script(reply(add=[TEA]))
+    turns.post("I drink green tea every morning.", turn_id="t1")
+    turn = Turn.objects.get(turn_id="t1")
+    before = (Fact.objects.count(), AppliedChange.objects.count(), turn.outcome)
+
+    # The first task delivered again: the turn is done, so no second call.
+    turns.run_task_again(extract_turn, turn.pk)
+    # The apply message delivered again, even with a different reply: the state CAS refuses it.
+    job = {"turn_pk": turn.pk, "window": [turn.pk], "refs": {}, "messages": [], "timing": {}}
+    other = {"reply": FakeLLM.empty_reply(add=[add("User hates tea.", "morning_drink")]), "extractor": "llm:x"}
+    turns.run_task_again(apply_extraction, job, other)
+
+    turn.refresh_from_db()
+    assert (Fact.objects.count(), AppliedChange.objects.count(), turn.outcome) == before
+    assert len(fake_llm.requests) == 1 and turn.attempts == 1
+
+
+def test_the_retry_turns_command_requeues_failed_and_stuck_turns(turns, fake_llm):
+    from datetime import timedelta
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    fake_llm.script(*[FakeLLM.error(503)] * 3)
+    turns.post("I drink green tea every morning.", turn_id="t1")
+    Turn.objects.filter(turn_id="t1").update(session_id="other")  # its own session
+    stuck = Turn.objects.create(tenant_id=Turn.objects.get().tenant_id, user=Turn.objects.get().user,
+                                session_id="s9", turn_id="t9", user_input="I live in Oslo.", state="extracting",
+                                created_at=timezone.now() - timedelta(hours=1))
+    fake_llm.script(reply(add=[TEA]), reply(add=[add("User lives in Oslo.", "home_city", "identity")]))
+    out = StringIO()
+    with turns.capture(execute=True):
+        call_command("retry_turns", "--stuck-minutes", "30", stdout=out)
+    assert out.getvalue().strip() == "queued=2"
+    assert turns.get("t1")["status"] == "done" and turns.get("t9")["status"] == "done"
+    assert stuck.pk and Fact.objects.live().count() == 2

@@ -1,0 +1,67 @@
+"""After an erase the user's text is nowhere in the database files (SPEC 8).
+
+Needs real commits (the recall index fills after commit, the checkpoint runs
+after commit), so this test runs outside the per-test transaction.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from facts import privacy, services
+from facts.models import MemoryUser
+from tests.facts.dashboard_helpers import seed_everything
+
+
+def _database_bytes() -> dict[str, bytes]:
+    name = Path(connection.settings_dict["NAME"])
+    files = {}
+    for suffix in ("", "-wal", "-shm"):
+        path = Path(f"{name}{suffix}")
+        if path.exists():
+            files[path.name] = path.read_bytes()
+    return files
+
+
+def _needles(markers: dict[str, str]) -> dict[str, list[bytes]]:
+    # The whole marker, plus its last 8 characters: FTS5 prefix-compresses the
+    # terms of its index, so a term may be stored without its first bytes.
+    return {kind: [m.encode(), m[-8:].encode()] for kind, m in markers.items()}
+
+
+def _where(files: dict[str, bytes], needle: bytes) -> list[str]:
+    return [f"{name}:{data.count(needle)}" for name, data in files.items() if needle in data]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_leaves_no_byte_of_the_erased_users_text_in_the_database_file_or_its_wal(alice):
+    victim_markers = seed_everything(alice.tenant, "victim")
+    bystander_markers = seed_everything(alice.tenant, "bystander")
+    victim = MemoryUser.objects.get(tenant=alice.tenant, external_id="victim")
+
+    before = _database_bytes()
+    # The scan must be able to see the text, or an empty result would prove nothing.
+    for kind, needles in _needles(victim_markers).items():
+        assert _where(before, needles[0]), f"{kind} marker not written before the erase"
+
+    receipt = privacy.user_erase(user=victim, actor=services.Actor("staff", "ines"))
+    assert receipt.counts["facts"] >= 4 and receipt.counts["turns"] == 1
+    # The recall index was filled after commit and its rows went with the user.
+    assert receipt.counts.get("fts_rows", 0) > 0
+
+    after = _database_bytes()
+    assert after, "no database file found"
+    leaks = {
+        f"{kind}:{needle.decode()}": _where(after, needle)
+        for kind, needles in _needles(victim_markers).items()
+        for needle in needles
+        if _where(after, needle)
+    }
+    assert leaks == {}, f"erased text still in the files: {leaks}"
+    for kind, needles in _needles(bystander_markers).items():
+        assert _where(after, needles[0]), f"the other user's {kind} text is gone too"
+    wal = Path(f"{connection.settings_dict['NAME']}-wal")
+    assert not wal.exists() or wal.stat().st_size == 0, "the WAL was not checkpointed and truncated"

@@ -1,0 +1,102 @@
+from __future__ import annotations
+
+import json
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from facts.models import Fact, Tenant
+from recall import evaluation, fts, vec
+from recall.models import EvalRun
+
+pytestmark = pytest.mark.django_db
+TINY = Path(__file__).parent / "data" / "tiny_locomo.json"
+
+
+def test_evidence_ids_are_normalised():
+    assert evaluation.normalise_evidence(["D8:6; D9:17", "D:11:26", "D1:3"]) == {"D8:6", "D9:17", "D11:26", "D1:3"}
+
+
+def test_the_corpora_keep_provenance_and_context():
+    conv = evaluation.load_conversations(TINY)[0][1]
+    turns = evaluation.corpus_items(conv, "turns")
+    assert len(turns) == 6 and turns[3].dia_ids == {"D1:4"}
+    assert turns[3].text.startswith("Ben: The Via Ferrata") and "steel ladder" in turns[3].text
+    assert turns[3].context == "Ada: Which route did you take?"
+    observations = evaluation.corpus_items(conv, "observations")
+    assert len(observations) == 5 and observations[2].dia_ids == {"D1:3", "D1:4"}
+    assert observations[4].dia_ids == {"D2:2"} and "sourdough" in observations[4].context
+    assert [q for q, _ in evaluation.questions(conv)][-1] == "Who bakes bread?"  # category 5 left out
+
+
+@pytest.mark.parametrize("corpus", ["observations", "turns"])
+def test_eval_recall_prints_a_table_writes_json_and_records_the_run(model, tmp_path, corpus):
+    out = StringIO()
+    target = tmp_path / "eval.json"
+    call_command(
+        "eval_recall", "--data", str(TINY), "--corpus", corpus, "--k", "1,5,10", "--json", str(target), stdout=out
+    )
+    payload = json.loads(target.read_text())
+    assert payload["corpus"] == corpus and payload["questions"] == 4
+    assert set(payload["results"]) == {"lexical", "vector", "hybrid"}
+    for row in payload["results"].values():
+        assert {"recall@1", "recall@5", "recall@10", "hit@10", "p50_ms", "p95_ms"} <= row.keys()
+        assert row["recall@10"] >= row["recall@5"] >= row["recall@1"]
+    assert payload["results"]["hybrid"]["recall@10"] >= 0.75
+    assert "delta recall@10 vs lexical" in out.getvalue()
+    run = EvalRun.objects.get()
+    assert run.corpus == corpus and run.results == payload["results"]
+    # The throwaway tenant and its index rows are gone.
+    assert not Tenant.objects.filter(name__startswith="eval-").exists()
+    assert Fact.objects.count() == 0 and fts.total_rows() == 0 and vec.total_rows() == 0
+
+
+def test_eval_recall_ablation_adds_its_table(model):
+    out = StringIO()
+    call_command("eval_recall", "--data", str(TINY), "--modes", "lexical,hybrid", "--ablation", stdout=out)
+    text = out.getvalue()
+    assert "ablation (recall@10)" in text and "| naive" in text
+
+
+def test_eval_recall_explains_bad_arguments(tmp_path):
+    with pytest.raises(CommandError, match="does not exist"):
+        call_command("eval_recall", "--data", str(tmp_path / "missing"))
+    with pytest.raises(CommandError, match="Unknown mode"):
+        call_command("eval_recall", "--data", str(TINY), "--modes", "fuzzy")
+
+
+def test_bench_recall_times_each_mode_and_cleans_up(model, tmp_path):
+    out = StringIO()
+    target = tmp_path / "bench.json"
+    call_command(
+        "bench_recall", "--sizes", "600,1200", "--queries", "20", "--measured-users", "2", "--json", str(target),
+        stdout=out,
+    )
+    report = json.loads(target.read_text())
+    assert [row["total_facts"] for row in report["growth"]] == [600, 1200]
+    for row in report["growth"]:
+        for mode in ("lexical", "vector", "hybrid"):
+            assert 0 < row[mode]["p50_ms"] <= row[mode]["p95_ms"]
+    assert report["embed"]["p50_ms"] > 0 and "synthetic" in report["vectors"]
+    assert "hybrid p95 growth" in out.getvalue()
+    assert Fact.objects.count() == 0 and fts.total_rows() == 0 and vec.total_rows() == 0
+
+
+def test_reindex_and_rebuild_bring_the_index_back(memory):
+    user = memory.user()
+    fact = memory.store(user, "User keeps bees on the roof.")
+    from recall import index
+
+    index.forget([fact.pk])
+    assert fts.search(user.pk, ["bees"], 5) == [] and vec.vectors([fact.pk]) == {}
+    out = StringIO()
+    call_command("rebuild_recall_index", stdout=out)
+    assert [fid for fid, _ in fts.search(user.pk, ["bees"], 5)] == [fact.pk]
+    call_command("reindex_embeddings", "--tenant", str(user.tenant_id), stdout=out)
+    assert fact.pk in vec.vectors([fact.pk])
+    assert "embedded=1" in out.getvalue()
+    with pytest.raises(CommandError, match="No tenant"):
+        call_command("reindex_embeddings", "--tenant", "00000000-0000-0000-0000-000000000000")
