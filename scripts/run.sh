@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Started by `make run`: demo tenant, then a Celery worker and the web server.
-# Ctrl-C stops both.
+# Ctrl-C (or SIGTERM to this script) stops both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -9,14 +9,19 @@ PORT=${PORT:-8000}
 
 $PY manage.py demo_setup --url "http://$HOST:$PORT"
 
-# The embedded default: one local worker consumes every queue.
-.venv/bin/celery -A memory_service worker -Q db,llm,embed --concurrency 2 --loglevel INFO &
-WORKER=$!
+pids=()
 stop() {
   trap - INT TERM EXIT
-  kill -TERM "$WORKER" 2>/dev/null || true
-  wait "$WORKER" 2>/dev/null || true
+  kill -TERM "${pids[@]}" 2>/dev/null || true
+  wait 2>/dev/null || true
 }
 trap stop INT TERM EXIT
 
-$PY manage.py runserver "$HOST:$PORT" --noreload
+# The embedded default: one local worker consumes every queue.
+.venv/bin/celery -A memory_service worker -Q db,llm,embed --concurrency 2 --loglevel INFO &
+pids+=($!)
+$PY manage.py runserver "$HOST:$PORT" --noreload &
+pids+=($!)
+# Both run in the background so this shell can act on signals at once;
+# when either one exits, the trap stops the other.
+wait -n
