@@ -79,8 +79,10 @@ def extract(user_texts: list[str]) -> dict:
                     if not obj or len(obj) > 80:
                         continue
                     fact_text, key, category, entities, relation = build(obj)
+                    # Tags name what a fact is about; the user is the subject of every
+                    # fact, so tagging "user" would link everything in graph recall.
                     adds.pop(key, None)
-                    adds[key] = {"text": fact_text, "key": key, "category": category, "entities": ["User", *entities],
+                    adds[key] = {"text": fact_text, "key": key, "category": category, "entities": list(entities),
                                  "confidence": None, "valid_from": None, "event_time": None}
                     if relation:
                         edges.append({"src": "User", "relation": relation, "dst": obj})

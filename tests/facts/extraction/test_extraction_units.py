@@ -74,6 +74,12 @@ def test_the_rules_read_clear_first_person_statements_only():
     parse_reply(json.dumps(reply))  # the rules answer in the same schema as the model
 
 
+def test_the_rules_tag_facts_with_what_they_are_about_never_the_user():
+    reply = rules.extract(["I live in Oslo and I use Postgres."])
+    assert sorted(tag for item in reply["add"] for tag in item["entities"]) == ["Oslo", "Postgres"]
+    assert {edge["src"] for edge in reply["edges"]} == {"User"}  # the graph still links the user to them
+
+
 def test_a_later_statement_of_the_same_slot_wins_within_one_turn():
     reply = rules.extract(["I live in Oslo. Actually I moved to Bergen."])
     assert [a["text"] for a in reply["add"]] == ["User lives in Bergen."]
