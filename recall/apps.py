@@ -6,5 +6,5 @@ class RecallConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from recall import checks  # noqa: F401  (registers the system checks)
-        from recall import receivers  # noqa: F401  (connects the index to facts.signals)
+        # Registers the system checks and connects the index to facts.signals.
+        from recall import checks, receivers  # noqa: F401

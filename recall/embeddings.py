@@ -115,9 +115,7 @@ class OpenAIEmbedder:
             from openai import OpenAI
 
             # Retries are Celery's job (sync) or the caller's (recall falls back to lexical).
-            self._client = OpenAI(
-                base_url=self._base_url, api_key=self._api_key, timeout=self._timeout, max_retries=0
-            )
+            self._client = OpenAI(base_url=self._base_url, api_key=self._api_key, timeout=self._timeout, max_retries=0)
         return self._client
 
     def embed(self, texts: list[str]) -> np.ndarray:

@@ -29,6 +29,7 @@ from recall.embeddings import query_cache
 from recall.services import recall
 
 CORPORA = ("observations", "turns")
+TURN_CONTEXT_NEXT = True
 _DIA = re.compile(r"D:?(\d+)\s*:\s*(\d+)")
 _SESSION = re.compile(r"^session_(\d+)$")
 
@@ -91,25 +92,35 @@ def corpus_items(conv: dict, corpus: str, *, with_context: bool = True) -> list[
     items: list[Item] = []
     for n in _sessions(conv):
         when = _session_time(conv, n)
-        previous = ""
-        for j, turn in enumerate(conv[f"session_{n}"]):
+        session = conv[f"session_{n}"]
+        texts = [_turn_text(turn) for turn in session]
+        for j, turn in enumerate(session):
             dia = next(iter(normalise_evidence(turn.get("dia_id", ""))), "")
-            text = _turn_text(turn)
-            turns[dia] = text
+            turns[dia] = texts[j]
             if corpus == "turns":
-                items.append(Item(text, previous if with_context else "", when + timedelta(seconds=j), {dia}))
-            previous = text
+                # A turn's context is the exchange around it: the turn it answers
+                # (and, with TURN_CONTEXT_NEXT, the reply it got).
+                around = texts[j - 1 : j] if j else []
+                if TURN_CONTEXT_NEXT:
+                    around += texts[j + 1 : j + 2]
+                context = " ".join(around) if with_context else ""
+                items.append(Item(texts[j], context, when + timedelta(seconds=j), {dia}))
     if corpus == "observations":
-        for n in _sessions(conv) + sorted(
-            int(k.split("_")[1]) for k in conv if k.endswith("_observation") and f"session_{k.split('_')[1]}" not in conv
-        ):
+        # Observations may exist for sessions whose turns were left out of the file.
+        orphans = sorted(
+            int(key.split("_")[1])
+            for key in conv
+            if key.endswith("_observation") and f"session_{key.split('_')[1]}" not in conv
+        )
+        for n in _sessions(conv) + orphans:
             when = _session_time(conv, n)
             observed = conv.get(f"session_{n}_observation") or {}
             j = 0
             for _speaker, entries in observed.items():
                 for entry in entries:
-                    text, evidence = (entry[0], entry[1] if len(entry) > 1 else []) if isinstance(entry, list) else (
-                        str(entry), [])
+                    text, evidence = (
+                        (entry[0], entry[1] if len(entry) > 1 else []) if isinstance(entry, list) else (str(entry), [])
+                    )
                     dias = normalise_evidence(evidence)
                     context = " ".join(turns[d] for d in sorted(dias) if d in turns) if with_context else ""
                     items.append(Item(str(text), context, when + timedelta(seconds=j), dias))
@@ -161,9 +172,16 @@ def load(
             facts = Fact.objects.bulk_create(
                 [
                     Fact(
-                        tenant=tenant, user=user, text=item.text[:2000], text_hash=text_hash(item.text),
-                        source_excerpt=item.context[:1000], valid_from=item.when, created_at=item.when,
-                        updated_at=item.when, last_mentioned_at=item.when, value_json={"dia_ids": sorted(item.dia_ids)},
+                        tenant=tenant,
+                        user=user,
+                        text=item.text[:2000],
+                        text_hash=text_hash(item.text),
+                        source_excerpt=item.context[:1000],
+                        valid_from=item.when,
+                        created_at=item.when,
+                        updated_at=item.when,
+                        last_mentioned_at=item.when,
+                        value_json={"dia_ids": sorted(item.dia_ids)},
                     )
                     for item in items
                 ],
@@ -240,10 +258,12 @@ def save_embedding_cache(path: Path | None, cache: dict[str, np.ndarray]) -> Non
     np.savez(path, texts=np.array(texts), vectors=np.stack([cache[t] for t in texts]).astype(np.float32))
 
 
-# The release ablation: each step adds one retrieval idea to the one before;
-# the last row is the shipped default configuration.
+# The release ablation: each row adds retrieval ideas to the row before; the
+# shipped defaults are the command's main results, printed as the last row.
+_OFF = {"MEMORY_RECALL_EMBED_CONTEXT": False, "MEMORY_RECALL_SCORE_DAMPING": False}
 ABLATION: list[tuple[str, bool, dict]] = [
-    ("naive: text only, all content words, RRF 3/3", False, {"MEMORY_RECALL_UNIVERSAL_SHARE": 2.0}),
-    ("+ drop words in >30% of the user's facts", False, {}),
-    ("+ context column (source turns / previous turn)", True, {}),
+    ("naive: text only, all content words, RRF 3/3", False, {**_OFF, "MEMORY_RECALL_UNIVERSAL_SHARE": 2.0}),
+    ("+ drop words in >30% of a user's facts, + context column in BM25", True, _OFF),
+    ("+ context in the embedded text", True, {"MEMORY_RECALL_SCORE_DAMPING": False}),
 ]
+DEFAULT_ROW = "+ score-damped RRF (the defaults)"

@@ -15,7 +15,7 @@ from recall.query import indexed_text, match_expression
 # bm25 column weights: the fact's own words count fully, the context it was
 # stated in (source excerpt, neighbouring turn) counts for less.
 BODY_WEIGHT = 1.0
-CONTEXT_WEIGHT = 0.3
+CONTEXT_WEIGHT = 0.6
 
 
 def upsert(rows: Iterable[tuple[int, int, str, str, str]]) -> int:

@@ -23,15 +23,34 @@ class Candidate:
     signals: dict = field(default_factory=dict)
 
 
-def rrf(lists: Sequence[tuple[str, float, Sequence[int]]], k: int = RRF_K) -> dict[int, Candidate]:
-    """Weighted Reciprocal Rank Fusion: score = sum over lists of weight / (k + rank)."""
+def rrf(
+    lists: Sequence[tuple[str, float, Sequence[int]]],
+    k: int = RRF_K,
+    damping: dict[str, dict[int, float]] | None = None,
+) -> dict[int, Candidate]:
+    """Weighted Reciprocal Rank Fusion: score = sum over lists of weight / (k + rank).
+
+    With `damping`, each contribution is also multiplied by the hit's score
+    relative to the best of its list, so a weak tail counts for less.
+    """
     fused: dict[int, Candidate] = {}
     for name, weight, ids in lists:
+        factors = (damping or {}).get(name, {})
         for rank, fact_id in enumerate(ids, start=1):
             cand = fused.setdefault(fact_id, Candidate(fact_id))
-            cand.score += weight / (k + rank)
+            cand.score += weight * factors.get(fact_id, 1.0) / (k + rank)
             cand.signals[f"{name}_rank"] = rank
     return fused
+
+
+def relative_scores(scores: Sequence[float], ids: Sequence[int]) -> dict[int, float]:
+    """Each score as a share of the best (higher-is-better scores), floored at 0."""
+    if not scores:
+        return {}
+    best = max(scores)
+    if best <= 0:
+        return {fid: 1.0 for fid in ids}
+    return {fid: max(0.0, s) / best for fid, s in zip(ids, scores, strict=True)}
 
 
 def linear(
@@ -58,9 +77,11 @@ def linear(
     for rank, (fid, _) in enumerate(vector, start=1):
         fused.setdefault(fid, Candidate(fid)).signals["vector_rank"] = rank
     for fid, cand in fused.items():
-        cand.score = weights[0] * lex.get(fid, 0.0) + weights[1] * max(0.0, sim.get(fid, 0.0)) + weights[
-            2
-        ] * recency.get(fid, 0.0)
+        cand.score = (
+            weights[0] * lex.get(fid, 0.0)
+            + weights[1] * max(0.0, sim.get(fid, 0.0))
+            + weights[2] * recency.get(fid, 0.0)
+        )
     return fused
 
 

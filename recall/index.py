@@ -47,10 +47,7 @@ def document(fact: Fact, entity_names: list[str] | None = None) -> Document:
 
 def _live_documents(fact_ids: list[int]) -> dict[int, Document]:
     facts = Fact.objects.live().filter(pk__in=fact_ids).prefetch_related("entity_tags__entity")
-    return {
-        f.pk: document(f, [t.entity.display_name for t in f.entity_tags.all()])
-        for f in facts
-    }
+    return {f.pk: document(f, [t.entity.display_name for t in f.entity_tags.all()]) for f in facts}
 
 
 @dataclass

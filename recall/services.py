@@ -214,7 +214,8 @@ def recall(
             if mode == "vector":
                 used_mode = "lexical"
                 lexical, dropped = (
-                    (_bm25_python(docs, terms, depth), []) if snapshot is not None
+                    (_bm25_python(docs, terms, depth), [])
+                    if snapshot is not None
                     else _lexical_live(user.pk, terms, depth)
                 )
 
@@ -232,7 +233,13 @@ def recall(
             [
                 ("lexical", settings.MEMORY_RECALL_LEXICAL_WEIGHT, [fid for fid, _ in lexical]),
                 ("vector", settings.MEMORY_RECALL_VECTOR_WEIGHT, [fid for fid, _ in vector]),
-            ]
+            ],
+            damping={
+                "lexical": fusion.relative_scores([-score for _, score in lexical], [fid for fid, _ in lexical]),
+                "vector": fusion.relative_scores([1.0 - d for _, d in vector], [fid for fid, _ in vector]),
+            }
+            if settings.MEMORY_RECALL_SCORE_DAMPING
+            else None,
         )
     feedback: list[str] = []
     if settings.MEMORY_RECALL_FEEDBACK_TERMS > 0 and snapshot is None and terms and cands and mode == "hybrid":

@@ -7,6 +7,8 @@ and sqlite-vec loaded, and Celery in eager mode unless a test starts workers.
 from __future__ import annotations
 
 import os
+import shutil
+from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -52,3 +54,30 @@ def api(alice):
 @pytest.fixture
 def bob_api(bob):
     return ApiClient(bob.raw_key)
+
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's headless Chromium, driven by Playwright; one per test session.
+
+    Shared by every browser test: Playwright's sync API keeps an event loop
+    running in this thread, so a second sync_playwright() in the same session
+    would refuse to start.
+    """
+    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} not found: run `make system-deps` (Debian's chromium) first.")
+    # That running loop makes Django refuse ORM calls from this thread unless told
+    # otherwise; browser tests seed and check data between page actions.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        yield chromium
+        chromium.close()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 from datetime import timedelta
 from pathlib import Path
 
@@ -15,38 +13,25 @@ from facts import services
 from facts.models import Fact, Turn, TurnState
 from tests.base import make_tenant
 
-# Playwright's sync API runs an event loop in this thread; Django refuses ORM
-# calls from such a thread without this, and the test seeds data between steps.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 SCREENSHOT = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots" / "metrics.png"
 PASSWORD = "metrics-page-pw"
 
 
 @pytest.fixture
-def chromium_page():
-    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} not found: run `make system-deps` (Debian's chromium) first.")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        page.set_default_timeout(15_000)
-        blocked: list[str] = []
-        # Everything must come from the live server: count any other request.
-        page.on(
-            "request", lambda r: blocked.append(r.url) if not r.url.startswith(("http://localhost", "data:")) else None
-        )
-        page.external_requests = blocked
-        yield page
-        browser.close()
+def chromium_page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    blocked: list[str] = []
+    # Everything must come from the live server: count any other request.
+    page.on(
+        "request", lambda r: blocked.append(r.url) if not r.url.startswith(("http://localhost", "data:")) else None
+    )
+    page.external_requests = blocked
+    yield page
+    context.close()
 
 
 def _seed():

@@ -72,7 +72,15 @@ def test_bench_recall_times_each_mode_and_cleans_up(model, tmp_path):
     out = StringIO()
     target = tmp_path / "bench.json"
     call_command(
-        "bench_recall", "--sizes", "600,1200", "--queries", "20", "--measured-users", "2", "--json", str(target),
+        "bench_recall",
+        "--sizes",
+        "600,1200",
+        "--queries",
+        "20",
+        "--measured-users",
+        "2",
+        "--json",
+        str(target),
         stdout=out,
     )
     report = json.loads(target.read_text())

@@ -36,8 +36,15 @@ def test_it_accepts_modes_budget_and_as_of(api, stored):
 
 @pytest.mark.parametrize(
     "body",
-    [{"query": "x", "mode": "fuzzy"}, {"query": "x", "k": 0}, {"query": "x", "k": 1000}, {"query": "x", "budget_chars": 0},
-     {"query": "x", "as_of": "yesterday"}, {"query": 5}, {"query": "x" * 20_001}],
+    [
+        {"query": "x", "mode": "fuzzy"},
+        {"query": "x", "k": 0},
+        {"query": "x", "k": 1000},
+        {"query": "x", "budget_chars": 0},
+        {"query": "x", "as_of": "yesterday"},
+        {"query": 5},
+        {"query": "x" * 20_001},
+    ],
 )
 def test_bad_input_is_a_422(api, stored, body):
     assert api.post("/users/u1/recall", body).status_code == 422

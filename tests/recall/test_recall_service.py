@@ -48,7 +48,9 @@ def test_retired_and_undecided_facts_never_come_back(memory):
     new = memory.call(fs.fact_supersede, fact=old, text="User drives a green bicycle.")
     expired = memory.store(user, "User rents a bicycle garage.", key="garage")
     memory.call(fs.fact_expire, fact=expired)
-    identity = memory.store(user, "User's bicycle name is Rosie.", category="identity", key="bike_name", confidence=0.95)
+    identity = memory.store(
+        user, "User's bicycle name is Rosie.", category="identity", key="bike_name", confidence=0.95
+    )
     pending = memory.store(user, "User's bicycle name is Bolt.", category="identity", key="bike_name")
     rejected = memory.store(user, "User's bicycle name is Comet.", category="identity", key="bike_name")
     memory.call(fs.pending_reject, fact=rejected)
@@ -198,4 +200,3 @@ def test_bad_mode_or_k_is_rejected(memory):
         recall(user=user, query="x", mode="fuzzy")
     with pytest.raises(Rejected):
         recall(user=user, query="x", k=0)
-

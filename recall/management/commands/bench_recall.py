@@ -55,8 +55,9 @@ class Command(BaseCommand):
         queries = None
         try:
             for size in sizes:
-                with tqdm(total=size - builder.store.total, desc=f"building {size:,}", unit="fact",
-                          file=self.stderr) as bar:
+                with tqdm(
+                    total=size - builder.store.total, desc=f"building {size:,}", unit="fact", file=self.stderr
+                ) as bar:
                     builder.grow(size, progress=bar.update)
                 if queries is None:
                     queries = builder.queries(n_queries)
@@ -94,7 +95,6 @@ class Command(BaseCommand):
         lines.append(f"hybrid p95 growth {first['total_facts']:,} -> {last['total_facts']:,}: x{ratio:.2f}")
         lines.append(f"query embedding: p50 {report['embed']['p50_ms']} ms, p95 {report['embed']['p95_ms']} ms")
         if report["disk_bytes"]:
-            vec_bytes = sum(v for k, v in report["disk_bytes"].items() if k.startswith("recall_vector"))
-            fts_bytes = sum(v for k, v in report["disk_bytes"].items() if k.startswith("recall_fts"))
-            lines.append(f"disk: vectors {vec_bytes / 2**20:.0f} MiB, fts {fts_bytes / 2**20:.0f} MiB")
+            sizes = ", ".join(f"{name} {size / 2**20:.0f} MiB" for name, size in report["disk_bytes"].items())
+            lines.append(f"disk: {sizes}")
         return "\n".join(lines)

@@ -39,11 +39,13 @@ class Command(BaseCommand):
         parser.add_argument("--k", default="5,10,20")
         parser.add_argument("--json", dest="json_out", help="write the results as JSON here")
         parser.add_argument(
-            "--no-context", action="store_true",
+            "--no-context",
+            action="store_true",
             help="index facts without their context (source turns / previous turn)",
         )
         parser.add_argument(
-            "--ablation", action="store_true",
+            "--ablation",
+            action="store_true",
             help="also run the release ablation (one retrieval idea added per row) and print its table",
         )
         parser.add_argument("--embedding-cache", help="an .npz file memoising corpus embeddings between runs")
@@ -66,21 +68,20 @@ class Command(BaseCommand):
         total_items = sum(len(evaluation.corpus_items(c, corpus)) for _, c in conversations)
 
         def run(with_context: bool, overrides: dict, time_embedding: bool, label: str):
-            with tqdm(total=total_items, desc=f"indexing {label}", unit="fact", file=self.stderr) as bar:
-                loaded = evaluation.load(
-                    conversations, corpus, with_context=with_context, progress=bar.update, embedder=embedder
-                )
-            try:
-                n = evaluation.question_count(loaded)
-                with (
-                    override_settings(**overrides),
-                    tqdm(total=n * len(mode_list), desc=f"recall {label}", unit="q", file=self.stderr) as bar,
-                ):
-                    return n, evaluation.evaluate(
-                        loaded, mode_list, ks, progress=bar.update, time_embedding=time_embedding
+            # The overrides cover indexing too: some change what text is embedded.
+            with override_settings(**overrides):
+                with tqdm(total=total_items, desc=f"indexing {label}", unit="fact", file=self.stderr) as bar:
+                    loaded = evaluation.load(
+                        conversations, corpus, with_context=with_context, progress=bar.update, embedder=embedder
                     )
-            finally:
-                evaluation.unload(loaded)
+                try:
+                    n = evaluation.question_count(loaded)
+                    with tqdm(total=n * len(mode_list), desc=f"recall {label}", unit="q", file=self.stderr) as bar:
+                        return n, evaluation.evaluate(
+                            loaded, mode_list, ks, progress=bar.update, time_embedding=time_embedding
+                        )
+                finally:
+                    evaluation.unload(loaded)
 
         # Query logging would keep every statement of thousands of recalls in memory.
         with override_settings(DEBUG=False):
@@ -90,6 +91,7 @@ class Command(BaseCommand):
                 for name, with_context, overrides in evaluation.ABLATION:
                     _, variant = run(with_context, overrides, False, name.split(":")[0][:24])
                     rows.append({"variant": name, **{m: variant[m]["recall@10"] for m in mode_list}})
+                rows.append({"variant": evaluation.DEFAULT_ROW, **{m: results[m]["recall@10"] for m in mode_list}})
         evaluation.save_embedding_cache(cache_path, embedder.cache)
 
         payload = {"corpus": corpus, "questions": n_questions, "results": results}
