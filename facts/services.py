@@ -7,6 +7,7 @@ facts_version and announces the touched fact ids after commit (facts.signals).
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -34,6 +35,8 @@ from facts.models import (
 )
 from facts.signals import facts_changed
 from memory_service.errors import Conflict, NotFound, Rejected
+
+logger = logging.getLogger(__name__)
 
 USER_ID_MAX = 128
 _USER_ID_OK = re.compile(r"^[^\x00-\x1f\x7f/\\]+$")
@@ -132,9 +135,18 @@ def _record(fact: Fact, action: str, actor: Actor, *, before=None, after=None, r
 def _announce(user: MemoryUser, fact_ids: list[int]) -> None:
     MemoryUser.objects.filter(pk=user.pk).update(facts_version=F("facts_version") + 1)
     ids = list(dict.fromkeys(fact_ids))
-    transaction.on_commit(
-        lambda: facts_changed.send(sender=Fact, tenant_id=user.tenant_id, user_id=user.pk, fact_ids=ids)
-    )
+
+    def send() -> None:
+        # The change is committed: a failing receiver (say, the broker is down)
+        # must not turn it into an error, or the client's retry would count as a
+        # repetition. The index catches up via rebuild_recall_index/reindex_embeddings.
+        for receiver, result in facts_changed.send_robust(
+            sender=Fact, tenant_id=user.tenant_id, user_id=user.pk, fact_ids=ids
+        ):
+            if isinstance(result, Exception):
+                logger.error("facts_changed receiver %r failed for %d facts: %s", receiver, len(ids), result)
+
+    transaction.on_commit(send)
 
 
 def _same_meter(a: str, b: str) -> bool:

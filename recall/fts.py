@@ -23,17 +23,11 @@ def upsert(rows: Iterable[tuple[int, int, str, str, str]]) -> int:
     rows = list(rows)
     if not rows:
         return 0
+    ids = [(r[0],) for r in rows]
     with connection.cursor() as cursor:
-        cursor.executemany("DELETE FROM recall_fts WHERE rowid = %s", [(r[0],) for r in rows])
-        cursor.executemany(
-            "INSERT INTO recall_fts(rowid, body, context) VALUES (%s, %s, %s)",
-            [(fid, indexed_text(uid, body), indexed_text(uid, context)) for fid, uid, _, body, context in rows],
-        )
-        cursor.executemany(
-            "INSERT OR REPLACE INTO recall_doc(fact_id, user_id, text_hash) VALUES (%s, %s, %s)",
-            [(fid, uid, digest) for fid, uid, digest, _, _ in rows],
-        )
-    return len(rows)
+        cursor.executemany("DELETE FROM recall_fts WHERE rowid = %s", ids)
+        cursor.executemany("DELETE FROM recall_doc WHERE fact_id = %s", ids)
+    return insert_new(rows)
 
 
 def insert_new(rows: Iterable[tuple[int, int, str, str, str]]) -> int:

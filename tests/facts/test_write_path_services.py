@@ -88,3 +88,18 @@ def test_changes_are_announced_after_commit_with_the_touched_ids(alice, django_c
     assert any(call["fact_ids"] == [result.fact.pk] and call["user_id"] == user.pk for call in seen)
     user.refresh_from_db()
     assert user.facts_version == 1
+
+
+def test_a_failing_after_commit_receiver_never_fails_the_committed_write(api, django_capture_on_commit_callbacks, caplog):
+    def broken(sender, **kwargs):
+        raise ConnectionError("broker is down")
+
+    facts_changed.connect(broken, dispatch_uid="test-broken")
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            r = api.post("/users/u1/facts", {"text": "User keeps bees."})
+    finally:
+        facts_changed.disconnect(dispatch_uid="test-broken")
+    assert r.status_code == 201
+    assert Fact.objects.get().text == "User keeps bees."
+    assert "broker is down" in caplog.text
