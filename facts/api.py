@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from uuid import UUID
 
+from django.db import transaction
 from ninja import Query, Router, Status
 
 from facts import selectors, services
@@ -18,22 +19,21 @@ ERRORS = {401: Message, 403: Message, 404: Message, 409: Message, 422: Message}
 @router.post("/users/{user_id}/facts", response={201: FactOut, 200: FactOut, **ERRORS})
 def store_fact(request, user_id: str, payload: FactIn):
     tenant = require_scope(request, "write")
-    services.validate_user_id(user_id)
-    # Guard before creating the user, so a rejected first write leaves nothing behind.
-    services.check_fact_text(payload.text)
-    user = services.memory_user_get_or_create(tenant=tenant, user_id=user_id)
-    result = services.fact_store(
-        user=user,
-        text=payload.text,
-        actor=services.Actor.api_key(request.auth),
-        category=payload.category,
-        key=payload.key,
-        confidence=payload.confidence,
-        valid_from=payload.valid_from,
-        event_time=payload.event_time,
-        value_json=payload.value_json,
-        entities=payload.entities,
-    )
+    # One transaction: a fact refused by the write path leaves no new user behind.
+    with transaction.atomic():
+        user = services.memory_user_get_or_create(tenant=tenant, user_id=user_id)
+        result = services.fact_store(
+            user=user,
+            text=payload.text,
+            actor=services.Actor.api_key(request.auth),
+            category=payload.category,
+            key=payload.key,
+            confidence=payload.confidence,
+            valid_from=payload.valid_from,
+            event_time=payload.event_time,
+            value_json=payload.value_json,
+            entities=payload.entities,
+        )
     return Status(201 if result.created else 200, result.fact)
 
 

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from facts import arbitration
 from facts.entities import tag_fact
-from facts.guard import check_fact_text  # re-exported for the API
+from facts.guard import check_fact_text
 from facts.models import (
     PROFILE_CATEGORIES,
     ActorKind,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.db import transaction
 from ninja import Field, Router, Schema, Status
 
 from facts import services
@@ -61,8 +62,10 @@ def post_turn(request, user_id: str, payload: TurnIn):
     """
     tenant = require_scope(request, "write")
     services.validate_user_id(user_id)
-    user = services.memory_user_get_or_create(tenant=tenant, user_id=user_id)
-    turn, created = turns.turn_submit(user=user, **payload.dict())
+    # One transaction: a turn refused by turn_submit leaves no new user behind.
+    with transaction.atomic():
+        user = services.memory_user_get_or_create(tenant=tenant, user_id=user_id)
+        turn, created = turns.turn_submit(user=user, **payload.dict())
     return Status(202 if created else 200, _accepted(turn))
 
 

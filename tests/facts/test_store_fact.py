@@ -99,3 +99,12 @@ def test_the_per_user_budget_refuses_more_text_and_keeps_what_was_stored(api, se
     # Profile facts are metered separately, so they still fit.
     assert api.post("/users/u1/facts", {"text": "User prefers tea.", "category": "soft_preference"}).status_code == 201
     assert Fact.objects.get(uuid=kept.json()["id"]).is_live
+
+
+def test_a_first_write_refused_by_the_budget_leaves_no_user_behind(api, settings):
+    settings.MEMORY_OTHER_BUDGET_CHARS = 10
+    before = _counts()
+    r = api.post("/users/brand-new/facts", {"text": "User restores old motorbikes."})
+    assert r.status_code == 422 and r.json()["rule"] == "user_budget"
+    assert _counts() == before
+    assert api.get("/users/brand-new/facts").status_code == 404

@@ -118,9 +118,10 @@ def test_bad_turn_input_is_a_clear_4xx_and_stores_nothing(turns, fake_llm, setti
     assert r.status_code == 422
     r = turns.api.post("/users/u1/turns", raw=b"{not json")
     assert r.status_code in (400, 422)
-    from facts.models import Turn
+    from facts.models import MemoryUser, Turn
 
     assert Turn.objects.count() == 0
+    assert MemoryUser.objects.count() == 0  # the refused first turn created no user either
 
 
 def test_turns_are_scoped_to_the_tenant(turns, fake_llm, bob_api):
