@@ -40,6 +40,19 @@ def _labelled(counts: dict[str, int]) -> list[tuple[str, str, int]]:
     return [(kind, privacy.KIND_LABELS.get(kind, kind), n) for kind, n in counts.items()]
 
 
+def _render_erase_page(request, tenant, user, *, erase_form, key_form, keys, status: int):
+    """The erase page (counts preview, typed confirmation, delete by key), with either form's errors."""
+    context = tenant_context(
+        tenant,
+        memory_user=user,
+        preview=_labelled(privacy.erase_preview(user=user)),
+        erase_form=erase_form,
+        key_form=key_form,
+        keys=keys,
+    )
+    return render(request, "facts/user_erase.html", context, status=status)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def user_erase(request, tenant_id, user_id: str):
@@ -53,15 +66,8 @@ def user_erase(request, tenant_id, user_id: str):
         total = sum(receipt.counts.values())
         messages.success(request, f"User erased: {total} rows deleted. Receipt #{receipt.pk} was kept.")
         return redirect("dashboard-receipts", tenant_id=tenant.pk)
-    context = tenant_context(
-        tenant,
-        memory_user=user,
-        preview=_labelled(privacy.erase_preview(user=user)),
-        erase_form=erase_form,
-        key_form=key_form,
-        keys=keys,
-    )
-    return render(request, "facts/user_erase.html", context, status=400 if request.method == "POST" else 200)
+    status = 400 if request.method == "POST" else 200
+    return _render_erase_page(request, tenant, user, erase_form=erase_form, key_form=key_form, keys=keys, status=status)
 
 
 @login_required
@@ -76,15 +82,8 @@ def user_forget_key(request, tenant_id, user_id: str):
         receipt = privacy.user_forget_key(user=user, key=key, actor=Actor.staff(request.user))
         messages.success(request, f"Deleted {receipt.counts['facts']} fact(s) with key {key}. Receipt #{receipt.pk}.")
         return redirect("dashboard-receipts", tenant_id=tenant.pk)
-    context = tenant_context(
-        tenant,
-        memory_user=user,
-        preview=_labelled(privacy.erase_preview(user=user)),
-        erase_form=EraseConfirmForm(expected=user.external_id),
-        key_form=key_form,
-        keys=keys,
-    )
-    return render(request, "facts/user_erase.html", context, status=400)
+    erase_form = EraseConfirmForm(expected=user.external_id)
+    return _render_erase_page(request, tenant, user, erase_form=erase_form, key_form=key_form, keys=keys, status=400)
 
 
 @login_required
