@@ -119,3 +119,11 @@ def pack(items: list, k: int, budget_chars: int | None, length) -> list:
             if len(packed) >= k:
                 break
     return packed
+
+
+def add_list(cands: dict[int, Candidate], name: str, weight: float, ids: Sequence[int], k: int = RRF_K) -> None:
+    """One more ranked list into an RRF result (a fact only this list found joins the candidates)."""
+    for rank, fact_id in enumerate(ids, start=1):
+        cand = cands.setdefault(fact_id, Candidate(fact_id))
+        cand.score += weight / (k + rank)
+        cand.signals[f"{name}_rank"] = rank

@@ -16,11 +16,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.conf import settings
+from django.db.models import Q
 from django.utils import timezone
 
 from facts.models import Fact, FactEntity, MemoryUser
 from memory_service.errors import Rejected
 from recall import fts, fusion, vec
+from recall.dates import windows as query_windows
 from recall.embeddings import EmbedderError, embed_query, get_embedder
 from recall.index import document
 from recall.query import MAX_QUERY_CHARS, content_words, stem, words
@@ -137,6 +139,84 @@ def _vectors_as_of(facts: list[Fact]) -> dict:
     return stored
 
 
+class _LexicalSide:
+    """BM25 over the user's live index, or over a point-in-time snapshot (`docs`)."""
+
+    def __init__(self, user_id: int, terms: list[str], docs: dict | None) -> None:
+        self.user_id, self.terms, self.docs = user_id, terms, docs
+        self.dropped: list[str] = []
+        self.kept: list[str] = []
+        self._all: dict[int, float] | None = None  # snapshot: every matching fact's score
+
+    def top(self, limit: int) -> list[tuple[int, float]]:
+        if self.docs is not None:
+            ranked = _bm25_python(self.docs, self.terms, len(self.docs))
+            self._all = dict(ranked)
+            return ranked[:limit]
+        hits, self.dropped = _lexical_live(self.user_id, self.terms, limit)
+        self.kept = [t for t in self.terms if t not in self.dropped]
+        return hits
+
+    def rank(self, fact_ids: list[int]) -> list[tuple[int, float]]:
+        """These facts' BM25 scores, best first (facts matching no query word are left out)."""
+        ids = list(dict.fromkeys(fact_ids))
+        if self._all is not None:
+            scores = {fid: self._all[fid] for fid in ids if fid in self._all}
+        else:
+            scores = fts.scores(self.user_id, self.kept, ids) if self.kept else {}
+        return _relative_floor(sorted(scores.items(), key=lambda pair: (pair[1], pair[0])))
+
+
+class _VectorSide:
+    """Cosine distances to the query over the user's stored vectors, or a snapshot's."""
+
+    def __init__(self, user_id: int, query_vector, snapshot: list[Fact] | None) -> None:
+        self.user_id, self.query_vector = user_id, query_vector
+        self.model = get_embedder().model_name
+        self.vectors = _vectors_as_of(snapshot) if snapshot is not None else None
+
+    def _floor(self, pairs: list[tuple[int, float]]) -> list[tuple[int, float]]:
+        floor = settings.MEMORY_RECALL_MIN_SIMILARITY
+        return [(fid, dist) for fid, dist in pairs if 1.0 - dist >= floor]
+
+    def top(self, limit: int) -> list[tuple[int, float]]:
+        if self.vectors is not None:
+            return self._floor(_cosine_python(self.query_vector, self.vectors, limit))
+        return self._floor(vec.search(self.user_id, self.query_vector, limit, self.model))
+
+    def rank(self, fact_ids: list[int]) -> list[tuple[int, float]]:
+        """These facts' distances, nearest first (a fact with no vector yet is left out)."""
+        ids = list(dict.fromkeys(fact_ids))
+        if self.vectors is not None:
+            found = {fid: 1.0 - float(self.query_vector @ self.vectors[fid]) for fid in ids if fid in self.vectors}
+        else:
+            found = vec.distances(self.user_id, self.query_vector, ids, self.model)
+        return self._floor(sorted(found.items(), key=lambda pair: (pair[1], pair[0])))
+
+
+def _time_list(base, cands: dict, windows: list, depth: int) -> list[int]:
+    """Facts whose valid_from lies in a window the query names: candidates first, by fused score, then
+    the most recent others (a fact from that day that matched no word of the query)."""
+    when = dict(base.filter(pk__in=list(cands)).values_list("pk", "valid_from"))
+    inside = [fid for fid, t in when.items() if any(w.contains(t) for w in windows)]
+    inside.sort(key=lambda fid: (-cands[fid].score, -fid))
+    bounded = [w for w in windows if w.start is not None]
+    coarse = Q()
+    for w in bounded:
+        coarse |= Q(valid_from__gte=w.start, valid_from__lt=w.end)
+    for w in windows:
+        if w.start is None:  # "in June", "May 5th": that month (and its neighbours, for the day slack)
+            months = {w.month} if w.day is None else {w.month, w.month % 12 + 1, (w.month - 2) % 12 + 1}
+            coarse |= Q(valid_from__month__in=sorted(months))
+    others = base.filter(coarse).exclude(pk__in=list(cands)).order_by("-valid_from", "-pk")
+    for fid, t in others.values_list("pk", "valid_from")[: depth * 4]:
+        if len(inside) >= depth:
+            break
+        if any(w.contains(t) for w in windows):
+            inside.append(fid)
+    return inside[:depth]
+
+
 def _graph_supplement(user: MemoryUser, terms: list[str], seeds: list[int], exclude: set[int], base) -> list[tuple]:
     """Facts one hop away: tagged with an entity named in the query or tagged on a top hit."""
     entity_ids = set(FactEntity.objects.filter(fact_id__in=seeds).values_list("entity_id", flat=True))
@@ -190,34 +270,33 @@ def recall(
         for f in snapshot:
             d = document(f)
             docs[f.pk] = (words(d.body), words(d.context))
-        lexical = _bm25_python(docs, terms, depth) if mode != "vector" else []
-        dropped: list[str] = []
     else:
         base = Fact.objects.live().filter(user=user)
-        snapshot = None
-        lexical, dropped = _lexical_live(user.pk, terms, depth) if mode != "vector" else ([], [])
+        snapshot, docs = None, {}
+    lexical_side = _LexicalSide(user.pk, terms, docs if snapshot is not None else None)
+    lexical = lexical_side.top(depth) if mode != "vector" else []
 
+    vector_side = None
     vector: list[tuple[int, float]] = []
     if mode in ("hybrid", "vector") and query.strip():
         try:
-            embedder = get_embedder()
-            qv = embed_query(query, embedder)
-            if snapshot is not None:
-                vector = _cosine_python(qv, _vectors_as_of(snapshot), depth)
-            else:
-                vector = vec.search(user.pk, qv, depth, embedder.model_name)
-            floor = settings.MEMORY_RECALL_MIN_SIMILARITY
-            vector = [(fid, dist) for fid, dist in vector if 1.0 - dist >= floor]
+            vector_side = _VectorSide(user.pk, embed_query(query, get_embedder()), snapshot)
+            vector = vector_side.top(depth)
         except EmbedderError as exc:
             degraded = True
             stats["embedder_error"] = str(exc)[:200]
             if mode == "vector":
                 used_mode = "lexical"
-                lexical, dropped = (
-                    (_bm25_python(docs, terms, depth), [])
-                    if snapshot is not None
-                    else _lexical_live(user.pk, terms, depth)
-                )
+                lexical = lexical_side.top(depth)
+    dropped = lexical_side.dropped
+
+    if mode == "hybrid" and vector_side is not None and settings.MEMORY_RECALL_FUSION == "rrf":
+        # Full-information fusion: every candidate of either list is scored on
+        # both sides, so a fact ranked 3rd by meaning and just outside the BM25
+        # cut-off still gets its lexical evidence counted (and vice versa).
+        union = [fid for fid, _ in lexical] + [fid for fid, _ in vector]
+        lexical = lexical_side.rank(union)
+        vector = vector_side.rank(union)
 
     if settings.MEMORY_RECALL_FUSION == "linear":
         now = timezone.now()
@@ -253,6 +332,15 @@ def recall(
                 cand.score += settings.MEMORY_RECALL_FEEDBACK_WEIGHT / (fusion.RRF_K + rank)
                 cand.signals["feedback_rank"] = rank
     stats["feedback_terms"] = len(feedback)
+    # A time the query names is a third fused list (hybrid only: lexical and
+    # vector modes stay single-signal rankings).
+    windows = []
+    if mode == "hybrid" and settings.MEMORY_RECALL_TIME_WEIGHT > 0 and settings.MEMORY_RECALL_FUSION == "rrf":
+        windows = query_windows(query, as_of or timezone.now())
+    if windows:
+        in_window = _time_list(base, cands, windows, depth)
+        fusion.add_list(cands, "time", settings.MEMORY_RECALL_TIME_WEIGHT, in_window)
+    stats["time_windows"] = [w.label for w in windows]
     lex_scores = dict(lexical)
     vec_dists = dict(vector)
 

@@ -1,0 +1,156 @@
+"""Time windows named in a query ("on 13 October, 2023", "in June", "last week").
+
+A query that names a time is asking about what was said or true then; recall
+turns each window into a ranked list of the facts whose valid_from falls in it
+(SPEC 5 fusion gains a third list). Only unambiguous forms are read: a bare
+month needs a preposition ("in May", never the modal "may"), numeric dates only
+in ISO order (2023-10-13). Relative forms count from `now` (or `as_of`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        (
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ),
+        start=1,
+    )
+    for name in names
+}
+_MON = r"(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
+_YEAR = r"((?:19|20)\d\d)"
+_PREP = r"(?:in|during|since|of|on|early|late|mid|last|this|next|by|until|before|after)"
+
+# Longest forms first; a span read by one form is not read again by a shorter one.
+_FORMS: list[tuple[str, re.Pattern]] = [
+    ("iso", re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")),
+    ("day month year", re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MON},?\s+{_YEAR}\b", re.I)),
+    ("month day year", re.compile(rf"\b{_MON}\s+{_DAY},?\s+{_YEAR}\b", re.I)),
+    ("month year", re.compile(rf"\b{_MON},?\s+{_YEAR}\b", re.I)),
+    ("day month", re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MON}\b", re.I)),
+    ("month day", re.compile(rf"\b{_MON}\s+{_DAY}\b", re.I)),
+    ("month", re.compile(rf"\b{_PREP}\s+{_MON}\b", re.I)),
+    ("year", re.compile(rf"\b(?:in|during|since|of|by|until|before|after)\s+{_YEAR}\b", re.I)),
+    ("relative", re.compile(r"\b(today|yesterday|(?:last|this)\s+(?:week|month|year))\b", re.I)),
+]
+
+# A named day also matches the day either side: "on the 13th" late at night in
+# another time zone is still that conversation.
+DAY_SLACK = timedelta(days=1)
+
+
+@dataclass(frozen=True)
+class Window:
+    """[start, end) in UTC; `year` None means that month or day of any year."""
+
+    label: str
+    start: datetime | None = None
+    end: datetime | None = None
+    month: int | None = None
+    day: int | None = None
+
+    def contains(self, moment: datetime) -> bool:
+        if self.start is not None:
+            return self.start <= moment < self.end
+        if moment.month != self.month and self.day is None:
+            return False
+        if self.day is None:
+            return True
+        for year in (moment.year - 1, moment.year, moment.year + 1):
+            try:
+                centre = datetime(year, self.month, self.day, tzinfo=UTC)
+            except ValueError:
+                continue
+            if centre - DAY_SLACK <= moment < centre + timedelta(days=1) + DAY_SLACK:
+                return True
+        return False
+
+
+def _day(year: int, month: int, day: int, label: str) -> Window | None:
+    try:
+        start = datetime(year, month, day, tzinfo=UTC)
+    except ValueError:
+        return None
+    return Window(label, start - DAY_SLACK, start + timedelta(days=1) + DAY_SLACK)
+
+
+def _month(year: int, month: int, label: str) -> Window:
+    start = datetime(year, month, 1, tzinfo=UTC)
+    end = datetime(year + (month == 12), month % 12 + 1, 1, tzinfo=UTC)
+    return Window(label, start, end)
+
+
+def _relative(word: str, now: datetime) -> Window:
+    word = " ".join(word.lower().split())
+    today = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    if word == "today":
+        return Window(word, today, today + timedelta(days=1))
+    if word == "yesterday":
+        return Window(word, today - timedelta(days=1), today)
+    unit = word.split()[1]
+    if unit == "week":
+        monday = today - timedelta(days=today.weekday())
+        start = monday if word.startswith("this") else monday - timedelta(days=7)
+        return Window(word, start, start + timedelta(days=7))
+    if unit == "month":
+        first = today.replace(day=1)
+        if word.startswith("last"):
+            first = (first - timedelta(days=1)).replace(day=1)
+        return _month(first.year, first.month, word)
+    year = today.year - (word.startswith("last"))
+    return Window(word, datetime(year, 1, 1, tzinfo=UTC), datetime(year + 1, 1, 1, tzinfo=UTC))
+
+
+def _read(kind: str, groups: tuple, text: str, now: datetime) -> Window | None:
+    month = lambda name: _MONTHS[name.lower().rstrip(".")]  # noqa: E731
+    if kind == "iso":
+        year, mon, day = (int(g) for g in groups)
+        return _day(year, mon, day, text) if 1 <= mon <= 12 else None
+    if kind == "day month year":
+        return _day(int(groups[2]), month(groups[1]), int(groups[0]), text)
+    if kind == "month day year":
+        return _day(int(groups[2]), month(groups[0]), int(groups[1]), text)
+    if kind == "month year":
+        return _month(int(groups[1]), month(groups[0]), text)
+    if kind in ("day month", "month day"):
+        mon, day = (month(groups[1]), int(groups[0])) if kind == "day month" else (month(groups[0]), int(groups[1]))
+        return Window(text, month=mon, day=day) if 1 <= day <= 31 else None
+    if kind == "month":
+        return Window(text, month=month(groups[0]))
+    if kind == "year":
+        year = int(groups[0])
+        return Window(text, datetime(year, 1, 1, tzinfo=UTC), datetime(year + 1, 1, 1, tzinfo=UTC))
+    return _relative(groups[0], now)
+
+
+def windows(query: str, now: datetime) -> list[Window]:
+    """Every time window the query names, in the order found."""
+    found: list[tuple[int, Window]] = []
+    taken: list[tuple[int, int]] = []
+    for kind, pattern in _FORMS:
+        for match in pattern.finditer(query or ""):
+            if any(a < match.end() and match.start() < b for a, b in taken):
+                continue
+            window = _read(kind, match.groups(), match.group(0), now)
+            if window is not None:
+                taken.append(match.span())
+                found.append((match.start(), window))
+    return [w for _, w in sorted(found, key=lambda pair: pair[0])]
