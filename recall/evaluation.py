@@ -4,8 +4,10 @@ Each conversation becomes one memory user of a throwaway tenant. Corpus
 `observations`: every session_N_observation item is a fact whose provenance is
 its evidence dia_ids and whose source excerpt is the text of those turns (what
 an extractor keeps as the fact's source). Corpus `turns`: every turn is a fact
-"Speaker: text" (plus the image caption), whose context is the turn before it
-(the question it answers). QA items of categories 1-4 are the queries.
+"Speaker: text" (plus the image caption). The dialogue is also stored as Turn
+rows and each fact names its source turn, as extraction does, so the index
+adds the exchange around it (the message answered, the reply). QA items of
+categories 1-4 are the queries.
 """
 
 from __future__ import annotations
@@ -22,14 +24,13 @@ from pathlib import Path
 import numpy as np
 from django.db import transaction
 
-from facts.models import Fact, MemoryUser, Tenant
+from facts.models import Fact, MemoryUser, Tenant, Turn, TurnState
 from facts.services import text_hash
 from recall import index
 from recall.embeddings import query_cache
 from recall.services import recall
 
 CORPORA = ("observations", "turns")
-TURN_CONTEXT_NEXT = True
 _DIA = re.compile(r"D:?(\d+)\s*:\s*(\d+)")
 _SESSION = re.compile(r"^session_(\d+)$")
 
@@ -82,50 +83,77 @@ def _turn_text(turn: dict) -> str:
 @dataclass
 class Item:
     text: str
-    context: str
+    context: str  # the fact's source excerpt
     when: datetime
     dia_ids: set[str]
+    turn: str = ""  # dia_id of the turn it was stated in (its source turn)
 
 
-def corpus_items(conv: dict, corpus: str, *, with_context: bool = True) -> list[Item]:
-    turns = {}
-    items: list[Item] = []
+@dataclass
+class TurnSpec:
+    """One dialogue turn as the service stores a turn: from its speaker's side, the other
+    speaker's next message is the reply, so each speaker's turns form one session."""
+
+    session_id: str
+    dia_id: str
+    user_input: str
+    reply: str
+    when: datetime
+
+
+def conversation_turns(conv: dict) -> list[TurnSpec]:
+    specs, seen = [], set()
     for n in _sessions(conv):
         when = _session_time(conv, n)
         session = conv[f"session_{n}"]
         texts = [_turn_text(turn) for turn in session]
         for j, turn in enumerate(session):
             dia = next(iter(normalise_evidence(turn.get("dia_id", ""))), "")
-            turns[dia] = texts[j]
-            if corpus == "turns":
-                # A turn's context is the exchange around it: the turn it answers
-                # (and, with TURN_CONTEXT_NEXT, the reply it got).
-                around = texts[j - 1 : j] if j else []
-                if TURN_CONTEXT_NEXT:
-                    around += texts[j + 1 : j + 2]
-                context = " ".join(around) if with_context else ""
-                items.append(Item(texts[j], context, when + timedelta(seconds=j), {dia}))
-    if corpus == "observations":
-        # Observations may exist for sessions whose turns were left out of the file.
-        orphans = sorted(
-            int(key.split("_")[1])
-            for key in conv
-            if key.endswith("_observation") and f"session_{key.split('_')[1]}" not in conv
-        )
-        for n in _sessions(conv) + orphans:
-            when = _session_time(conv, n)
-            observed = conv.get(f"session_{n}_observation") or {}
-            j = 0
-            for _speaker, entries in observed.items():
-                for entry in entries:
-                    text, evidence = (
-                        (entry[0], entry[1] if len(entry) > 1 else []) if isinstance(entry, list) else (str(entry), [])
-                    )
-                    dias = normalise_evidence(evidence)
-                    context = " ".join(turns[d] for d in sorted(dias) if d in turns) if with_context else ""
-                    items.append(Item(str(text), context, when + timedelta(seconds=j), dias))
-                    j += 1
+            if not dia or dia in seen:
+                continue  # a turn without a usable id cannot be evidence
+            seen.add(dia)
+            reply = texts[j + 1] if j + 1 < len(texts) else ""
+            speaker = turn.get("speaker", "")
+            specs.append(TurnSpec(f"session-{n}-{speaker}", dia, texts[j], reply, when + timedelta(seconds=j)))
+    return specs
+
+
+def corpus_items(conv: dict, corpus: str, *, with_context: bool = True) -> list[Item]:
+    """The facts of a corpus. With context, each names its source turn (the service indexes the
+    exchange around it) and observations keep the text of their evidence turns as source excerpt."""
+    turns = {spec.dia_id: spec for spec in conversation_turns(conv)}
+    items: list[Item] = []
+    if corpus == "turns":
+        for spec in turns.values():
+            items.append(Item(spec.user_input, "", spec.when, {spec.dia_id}, spec.dia_id if with_context else ""))
+        return items
+    # Observations may exist for sessions whose turns were left out of the file.
+    orphans = sorted(
+        int(key.split("_")[1])
+        for key in conv
+        if key.endswith("_observation") and f"session_{key.split('_')[1]}" not in conv
+    )
+    for n in _sessions(conv) + orphans:
+        when = _session_time(conv, n)
+        observed = conv.get(f"session_{n}_observation") or {}
+        j = 0
+        for _speaker, entries in observed.items():
+            for entry in entries:
+                text, evidence = (
+                    (entry[0], entry[1] if len(entry) > 1 else []) if isinstance(entry, list) else (str(entry), [])
+                )
+                dias = normalise_evidence(evidence)
+                cited = [d for d in sorted(dias, key=_dia_order) if d in turns]
+                context = " ".join(turns[d].user_input for d in cited) if with_context else ""
+                source = cited[0] if cited and with_context else ""
+                items.append(Item(str(text), context, when + timedelta(seconds=j), dias, source))
+                j += 1
     return items
+
+
+def _dia_order(dia: str) -> tuple[int, int]:
+    session, _, turn = dia[1:].partition(":")
+    return int(session), int(turn)
 
 
 def questions(conv: dict) -> list[tuple[str, set[str]]]:
@@ -136,6 +164,26 @@ def questions(conv: dict) -> list[tuple[str, set[str]]]:
             if evidence and qa.get("question"):
                 out.append((str(qa["question"]), evidence))
     return out
+
+
+_SESSION_KEY = re.compile(r"^session_(\d+)(_date_time|_observation|_summary)?$")
+
+
+def first_sessions(conv: dict, n: int) -> dict:
+    """The conversation as it stood after its first n sessions: later sessions dropped, and
+    only the questions whose evidence all lies in the kept ones (a user with few facts)."""
+    kept = {}
+    for key, value in conv.items():
+        match = _SESSION_KEY.match(key)
+        if match is None or int(match.group(1)) <= n:
+            kept[key] = value
+    kept["qa"] = [
+        qa
+        for qa in conv.get("qa", [])
+        if (evidence := normalise_evidence(qa.get("evidence")))
+        and all(int(d[1:].partition(":")[0]) <= n for d in evidence)
+    ]
+    return kept
 
 
 class CachingEmbedder:
@@ -169,6 +217,26 @@ def load(
         items = corpus_items(conv, corpus, with_context=with_context)
         with transaction.atomic():
             user = MemoryUser.objects.create(tenant=tenant, external_id=f"locomo-{name}")
+            turn_rows = Turn.objects.bulk_create(
+                [
+                    Turn(
+                        tenant=tenant,
+                        user=user,
+                        session_id=spec.session_id,
+                        turn_id=spec.dia_id,
+                        user_input=spec.user_input,
+                        assistant_response=spec.reply,
+                        occurred_at=spec.when,
+                        created_at=spec.when,
+                        state=TurnState.DONE,
+                    )
+                    for spec in conversation_turns(conv)
+                ]
+                if with_context
+                else [],
+                batch_size=500,
+            )
+            by_dia = {t.turn_id: t for t in turn_rows}
             facts = Fact.objects.bulk_create(
                 [
                     Fact(
@@ -177,6 +245,7 @@ def load(
                         text=item.text[:2000],
                         text_hash=text_hash(item.text),
                         source_excerpt=item.context[:1000],
+                        source_turn=by_dia.get(item.turn),
                         valid_from=item.when,
                         created_at=item.when,
                         updated_at=item.when,
@@ -218,7 +287,13 @@ def evaluate(
                 if time_embedding:
                     query_cache.clear()  # latency includes the query embedding
                 started = time.perf_counter()
-                result = recall(user=user, query=question, k=depth, mode=mode, log=False)
+                # "recency": the most recent facts whatever the question (recall of an empty query),
+                # the baseline a recency-led strategy for users with few facts would have to beat.
+                result = (
+                    recall(user=user, query="", k=depth, log=False)
+                    if mode == "recency"
+                    else recall(user=user, query=question, k=depth, mode=mode, log=False)
+                )
                 latencies.append((time.perf_counter() - started) * 1000)
                 covered_at: list[set[str]] = []
                 covered: set[str] = set()
@@ -260,10 +335,14 @@ def save_embedding_cache(path: Path | None, cache: dict[str, np.ndarray]) -> Non
 
 # The release ablation: each row adds retrieval ideas to the row before; the
 # shipped defaults are the command's main results, printed as the last row.
-_OFF = {"MEMORY_RECALL_EMBED_CONTEXT": False, "MEMORY_RECALL_SCORE_DAMPING": False}
+_NEW = {"MEMORY_RECALL_FULL_FUSION": False, "MEMORY_RECALL_TIME_WEIGHT": 0.0, "MEMORY_RECALL_EXCHANGE_CHARS": 0}
+_OFF = {**_NEW, "MEMORY_RECALL_EMBED_CONTEXT": False, "MEMORY_RECALL_SCORE_DAMPING": False}
 ABLATION: list[tuple[str, bool, dict]] = [
     ("naive: text only, all content words, RRF 3/3", False, {**_OFF, "MEMORY_RECALL_UNIVERSAL_SHARE": 2.0}),
-    ("+ drop words in >30% of a user's facts, + context column in BM25", True, _OFF),
-    ("+ context in the embedded text", True, {"MEMORY_RECALL_SCORE_DAMPING": False}),
+    ("+ drop words in >30% of a user's facts, + source excerpt in BM25", True, _OFF),
+    ("+ source excerpt in the embedded text", True, {**_NEW, "MEMORY_RECALL_SCORE_DAMPING": False}),
+    ("+ score-damped RRF", True, _NEW),
+    ("+ full-information fusion", True, {"MEMORY_RECALL_TIME_WEIGHT": 0.0, "MEMORY_RECALL_EXCHANGE_CHARS": 0}),
+    ("+ time list for dates the query names", True, {"MEMORY_RECALL_EXCHANGE_CHARS": 0}),
 ]
-DEFAULT_ROW = "+ score-damped RRF (the defaults)"
+DEFAULT_ROW = "+ the exchange around the source turn indexed (the defaults)"

@@ -2,8 +2,9 @@
 
 Only live facts are indexed. Each fact is indexed with its own words (text,
 key, entity names) in the FTS5 `body` column and the words it was stated in
-(its source excerpt) in the lower-weighted `context` column. The vector is
-computed from `embedding_text()`.
+(its source excerpt, and the exchange around the turn it came from) in the
+lower-weighted `context` column. The vector is computed from the fact's text
+followed by that context (MEMORY_RECALL_EMBED_CONTEXT).
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from dataclasses import dataclass
 import numpy as np
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 
-from facts.models import Fact
+from facts.models import Fact, Turn
 from recall import fts, vec
 from recall.embeddings import get_embedder
 
@@ -35,19 +37,58 @@ class Document:
         return hashlib.sha1(raw.encode()).hexdigest()
 
 
-def document(fact: Fact, entity_names: list[str] | None = None) -> Document:
+def document(fact: Fact, entity_names: list[str] | None = None, exchange: str = "") -> Document:
     key_words = fact.key.replace("_", " ").replace(".", " ").replace("-", " ") if fact.key else ""
     body = " ".join(part for part in (fact.text, key_words, " ".join(entity_names or [])) if part)
-    context = fact.source_excerpt or ""
+    context = " ".join(part for part in (fact.source_excerpt or "", exchange) if part)
     embed_text = fact.text
     if settings.MEMORY_RECALL_EMBED_CONTEXT and context:
         embed_text = f"{fact.text}\n{context}"
     return Document(fact.pk, fact.user_id, body, context, embed_text)
 
 
+def _exchanges(facts: list[Fact]) -> dict[int, str]:
+    """turn id -> the exchange around the user's words: the end of the assistant message they answered
+    and the start of the reply they got. A fact stated as an answer ("yes, since May") is found by
+    the question's words too ("where do you work?")."""
+    if not settings.MEMORY_RECALL_EXCHANGE_CHARS:
+        return {}
+    cap = settings.MEMORY_RECALL_EXCHANGE_CHARS
+    turns = {f.source_turn_id: f.source_turn for f in facts if f.source_turn_id}
+    out: dict[int, str] = {}
+    for turn_id, turn in turns.items():
+        before = (
+            Turn.objects.filter(user_id=turn.user_id, session_id=turn.session_id)
+            .filter(Q(created_at__lt=turn.created_at) | Q(created_at=turn.created_at, pk__lt=turn.pk))
+            .order_by("-created_at", "-pk")
+            .values_list("assistant_response", flat=True)
+            .first()
+        )
+        out[turn_id] = " ".join(part for part in ((before or "")[-cap:], turn.assistant_response[:cap]) if part)
+    return out
+
+
+def documents(facts: list[Fact], with_entities: bool = True) -> dict[int, Document]:
+    """The indexed documents of these facts (entity tags prefetched when `with_entities`)."""
+    exchanges = _exchanges(facts)
+    return {
+        f.pk: document(
+            f,
+            [t.entity.display_name for t in f.entity_tags.all()] if with_entities else None,
+            exchanges.get(f.source_turn_id, ""),
+        )
+        for f in facts
+    }
+
+
 def _live_documents(fact_ids: list[int]) -> dict[int, Document]:
-    facts = Fact.objects.live().filter(pk__in=fact_ids).prefetch_related("entity_tags__entity")
-    return {f.pk: document(f, [t.entity.display_name for t in f.entity_tags.all()]) for f in facts}
+    facts = (
+        Fact.objects.live()
+        .filter(pk__in=fact_ids)
+        .select_related("source_turn")
+        .prefetch_related("entity_tags__entity")
+    )
+    return documents(list(facts))
 
 
 @dataclass

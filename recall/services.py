@@ -24,7 +24,7 @@ from memory_service.errors import Rejected
 from recall import fts, fusion, vec
 from recall.dates import windows as query_windows
 from recall.embeddings import EmbedderError, embed_query, get_embedder
-from recall.index import document
+from recall.index import documents
 from recall.query import MAX_QUERY_CHARS, content_words, stem, words
 
 MODES = ("hybrid", "lexical", "vector")
@@ -129,12 +129,12 @@ def _cosine_python(query_vector, vectors: dict, limit: int):
     return ranked[:limit]
 
 
-def _vectors_as_of(facts: list[Fact]) -> dict:
+def _vectors_as_of(facts: list[Fact], docs: dict) -> dict:
     """Stored vectors where the fact is still indexed; retired facts are embedded now."""
     stored = vec.vectors([f.pk for f in facts])
     missing = [f for f in facts if f.pk not in stored]
     if missing:
-        matrix = get_embedder().embed([document(f).embed_text for f in missing])
+        matrix = get_embedder().embed([docs[f.pk].embed_text for f in missing])
         stored.update({f.pk: row for f, row in zip(missing, matrix, strict=True)})
     return stored
 
@@ -146,34 +146,37 @@ class _LexicalSide:
         self.user_id, self.terms, self.docs = user_id, terms, docs
         self.dropped: list[str] = []
         self.kept: list[str] = []
-        self._all: dict[int, float] | None = None  # snapshot: every matching fact's score
+        self.known: dict[int, float] = {}  # scores already computed
+        self.complete = False  # True when `known` holds every matching fact (snapshot)
 
     def top(self, limit: int) -> list[tuple[int, float]]:
         if self.docs is not None:
             ranked = _bm25_python(self.docs, self.terms, len(self.docs))
-            self._all = dict(ranked)
+            self.known, self.complete = dict(ranked), True
             return ranked[:limit]
         hits, self.dropped = _lexical_live(self.user_id, self.terms, limit)
         self.kept = [t for t in self.terms if t not in self.dropped]
+        self.known = dict(hits)
         return hits
 
     def rank(self, fact_ids: list[int]) -> list[tuple[int, float]]:
         """These facts' BM25 scores, best first (facts matching no query word are left out)."""
         ids = list(dict.fromkeys(fact_ids))
-        if self._all is not None:
-            scores = {fid: self._all[fid] for fid in ids if fid in self._all}
-        else:
-            scores = fts.scores(self.user_id, self.kept, ids) if self.kept else {}
+        scores = {fid: self.known[fid] for fid in ids if fid in self.known}
+        missing = [fid for fid in ids if fid not in self.known]
+        if missing and self.kept and not self.complete:
+            scores.update(fts.scores(self.user_id, self.kept, missing))
         return _relative_floor(sorted(scores.items(), key=lambda pair: (pair[1], pair[0])))
 
 
 class _VectorSide:
     """Cosine distances to the query over the user's stored vectors, or a snapshot's."""
 
-    def __init__(self, user_id: int, query_vector, snapshot: list[Fact] | None) -> None:
+    def __init__(self, user_id: int, query_vector, snapshot: list[Fact] | None, docs: dict) -> None:
         self.user_id, self.query_vector = user_id, query_vector
         self.model = get_embedder().model_name
-        self.vectors = _vectors_as_of(snapshot) if snapshot is not None else None
+        self.vectors = _vectors_as_of(snapshot, docs) if snapshot is not None else None
+        self.known: dict[int, float] = {}
 
     def _floor(self, pairs: list[tuple[int, float]]) -> list[tuple[int, float]]:
         floor = settings.MEMORY_RECALL_MIN_SIMILARITY
@@ -181,38 +184,49 @@ class _VectorSide:
 
     def top(self, limit: int) -> list[tuple[int, float]]:
         if self.vectors is not None:
-            return self._floor(_cosine_python(self.query_vector, self.vectors, limit))
-        return self._floor(vec.search(self.user_id, self.query_vector, limit, self.model))
+            hits = _cosine_python(self.query_vector, self.vectors, limit)
+        else:
+            hits = vec.search(self.user_id, self.query_vector, limit, self.model)
+        self.known = dict(hits)
+        return self._floor(hits)
 
     def rank(self, fact_ids: list[int]) -> list[tuple[int, float]]:
         """These facts' distances, nearest first (a fact with no vector yet is left out)."""
         ids = list(dict.fromkeys(fact_ids))
-        if self.vectors is not None:
-            found = {fid: 1.0 - float(self.query_vector @ self.vectors[fid]) for fid in ids if fid in self.vectors}
-        else:
-            found = vec.distances(self.user_id, self.query_vector, ids, self.model)
+        found = {fid: self.known[fid] for fid in ids if fid in self.known}
+        missing = [fid for fid in ids if fid not in self.known]
+        if missing and self.vectors is not None:
+            found.update(
+                {fid: 1.0 - float(self.query_vector @ self.vectors[fid]) for fid in missing if fid in self.vectors}
+            )
+        elif missing:
+            found.update(vec.distances(self.user_id, self.query_vector, missing, self.model))
         return self._floor(sorted(found.items(), key=lambda pair: (pair[1], pair[0])))
 
 
 def _time_list(base, cands: dict, windows: list, depth: int) -> list[int]:
-    """Facts whose valid_from lies in a window the query names: candidates first, by fused score, then
-    the most recent others (a fact from that day that matched no word of the query)."""
-    when = dict(base.filter(pk__in=list(cands)).values_list("pk", "valid_from"))
-    inside = [fid for fid, t in when.items() if any(w.contains(t) for w in windows)]
+    """Facts from a time the query names (event_time when known, else valid_from): candidates
+    first, by fused score, then the most recent others (from that day but matching no word)."""
+    moments = {
+        fid: event or valid
+        for fid, event, valid in base.filter(pk__in=list(cands)).values_list("pk", "event_time", "valid_from")
+    }
+    inside = [fid for fid, t in moments.items() if any(w.contains(t) for w in windows)]
     inside.sort(key=lambda fid: (-cands[fid].score, -fid))
-    bounded = [w for w in windows if w.start is not None]
     coarse = Q()
-    for w in bounded:
-        coarse |= Q(valid_from__gte=w.start, valid_from__lt=w.end)
     for w in windows:
-        if w.start is None:  # "in June", "May 5th": that month (and its neighbours, for the day slack)
+        if w.start is not None:
+            when = {"gte": w.start, "lt": w.end}
+        else:  # "in June", "May 5th": that month of any year (and its neighbours, for the day slack)
             months = {w.month} if w.day is None else {w.month, w.month % 12 + 1, (w.month - 2) % 12 + 1}
-            coarse |= Q(valid_from__month__in=sorted(months))
+            when = {"month__in": sorted(months)}
+        coarse |= Q(**{f"event_time__{op}": v for op, v in when.items()})
+        coarse |= Q(event_time__isnull=True, **{f"valid_from__{op}": v for op, v in when.items()})
     others = base.filter(coarse).exclude(pk__in=list(cands)).order_by("-valid_from", "-pk")
-    for fid, t in others.values_list("pk", "valid_from")[: depth * 4]:
+    for fid, event, valid in others.values_list("pk", "event_time", "valid_from")[: depth * 4]:
         if len(inside) >= depth:
             break
-        if any(w.contains(t) for w in windows):
+        if any(w.contains(event or valid) for w in windows):
             inside.append(fid)
     return inside[:depth]
 
@@ -265,14 +279,12 @@ def recall(
 
     if as_of is not None:
         base = Fact.objects.valid_at(as_of).filter(user=user)
-        snapshot = list(base)
-        docs = {}
-        for f in snapshot:
-            d = document(f)
-            docs[f.pk] = (words(d.body), words(d.context))
+        snapshot = list(base.select_related("source_turn").prefetch_related("entity_tags__entity"))
+        indexed = documents(snapshot)
+        docs = {fid: (words(d.body), words(d.context)) for fid, d in indexed.items()}
     else:
         base = Fact.objects.live().filter(user=user)
-        snapshot, docs = None, {}
+        snapshot, docs, indexed = None, {}, {}
     lexical_side = _LexicalSide(user.pk, terms, docs if snapshot is not None else None)
     lexical = lexical_side.top(depth) if mode != "vector" else []
 
@@ -280,7 +292,7 @@ def recall(
     vector: list[tuple[int, float]] = []
     if mode in ("hybrid", "vector") and query.strip():
         try:
-            vector_side = _VectorSide(user.pk, embed_query(query, get_embedder()), snapshot)
+            vector_side = _VectorSide(user.pk, embed_query(query, get_embedder()), snapshot, indexed)
             vector = vector_side.top(depth)
         except EmbedderError as exc:
             degraded = True
@@ -290,7 +302,12 @@ def recall(
                 lexical = lexical_side.top(depth)
     dropped = lexical_side.dropped
 
-    if mode == "hybrid" and vector_side is not None and settings.MEMORY_RECALL_FUSION == "rrf":
+    if (
+        mode == "hybrid"
+        and vector_side is not None
+        and settings.MEMORY_RECALL_FUSION == "rrf"
+        and settings.MEMORY_RECALL_FULL_FUSION
+    ):
         # Full-information fusion: every candidate of either list is scored on
         # both sides, so a fact ranked 3rd by meaning and just outside the BM25
         # cut-off still gets its lexical evidence counted (and vice versa).

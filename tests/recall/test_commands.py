@@ -25,10 +25,14 @@ def test_the_corpora_keep_provenance_and_context():
     turns = evaluation.corpus_items(conv, "turns")
     assert len(turns) == 6 and turns[3].dia_ids == {"D1:4"}
     assert turns[3].text.startswith("Ben: The Via Ferrata") and "steel ladder" in turns[3].text
-    assert turns[3].context == "Ada: Which route did you take?"
+    assert turns[3].context == "" and turns[3].turn == "D1:4"  # its exchange comes from the Turn rows
+    specs = {spec.dia_id: spec for spec in evaluation.conversation_turns(conv)}
+    assert specs["D1:4"].session_id != specs["D1:3"].session_id  # each speaker's turns are one session
+    assert specs["D1:3"].user_input == "Ada: Which route did you take?" and specs["D1:3"].reply == turns[3].text
     observations = evaluation.corpus_items(conv, "observations")
     assert len(observations) == 5 and observations[2].dia_ids == {"D1:3", "D1:4"}
     assert observations[4].dia_ids == {"D2:2"} and "sourdough" in observations[4].context
+    assert observations[2].turn == "D1:3"  # the first turn it cites is its source turn
     assert [q for q, _ in evaluation.questions(conv)][-1] == "Who bakes bread?"  # category 5 left out
 
 
@@ -61,11 +65,36 @@ def test_eval_recall_ablation_adds_its_table(model):
     assert "ablation (recall@10)" in text and "| naive" in text
 
 
+def test_first_sessions_keeps_a_young_conversation_and_its_questions():
+    conv = evaluation.load_conversations(TINY)[0][1]
+    young = evaluation.first_sessions(conv, 1)
+    assert "session_2" not in young and "session_2_observation" not in young and "session_1" in young
+    asked = [q for q, _ in evaluation.questions(young)]
+    assert asked == ["What is the name of Ada's kitten?", "Which route did Ben climb?"]
+    assert len(evaluation.corpus_items(young, "observations")) == 3
+
+
+def test_eval_recall_compares_with_newest_first_on_a_few_sessions(model, tmp_path):
+    target = tmp_path / "eval.json"
+    call_command(
+        "eval_recall", "--data", str(TINY), "--max-sessions", "1", "--modes", "hybrid,recency",
+        "--k", "1,10", "--json", str(target), stdout=StringIO(),
+    )  # fmt: skip
+    payload = json.loads(target.read_text())
+    assert payload["questions"] == 2 and set(payload["results"]) == {"hybrid", "recency"}
+    # Newest first puts Ben's route (D1:4) first for both questions: it answers one of them.
+    assert payload["results"]["recency"]["recall@1"] == 0.5
+    for mode in ("hybrid", "recency"):
+        assert payload["results"][mode]["recall@10"] == 1.0  # three facts: all fit in 10
+
+
 def test_eval_recall_explains_bad_arguments(tmp_path):
     with pytest.raises(CommandError, match="does not exist"):
         call_command("eval_recall", "--data", str(tmp_path / "missing"))
     with pytest.raises(CommandError, match="Unknown mode"):
         call_command("eval_recall", "--data", str(TINY), "--modes", "fuzzy")
+    with pytest.raises(CommandError, match="positive number of sessions"):
+        call_command("eval_recall", "--data", str(TINY), "--max-sessions", "0")
 
 
 def test_bench_recall_times_each_mode_and_cleans_up(model, tmp_path):

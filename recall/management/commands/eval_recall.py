@@ -35,13 +35,15 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--data", required=True, help="a LoCoMo JSON file or a folder of them")
         parser.add_argument("--corpus", choices=evaluation.CORPORA, default="observations")
-        parser.add_argument("--modes", default="lexical,vector,hybrid")
+        parser.add_argument(
+            "--modes", default="lexical,vector,hybrid", help="recall modes, and `recency` (newest facts first)"
+        )
         parser.add_argument("--k", default="5,10,20")
         parser.add_argument("--json", dest="json_out", help="write the results as JSON here")
         parser.add_argument(
             "--no-context",
             action="store_true",
-            help="index facts without their context (source turns / previous turn)",
+            help="index facts without their context (source excerpt, the exchange around the source turn)",
         )
         parser.add_argument(
             "--ablation",
@@ -49,19 +51,30 @@ class Command(BaseCommand):
             help="also run the release ablation (one retrieval idea added per row) and print its table",
         )
         parser.add_argument("--embedding-cache", help="an .npz file memoising corpus embeddings between runs")
+        parser.add_argument(
+            "--max-sessions",
+            type=int,
+            help="keep only each conversation's first N sessions and the questions about them (users with few facts)",
+        )
 
-    def handle(self, *args, data, corpus, modes, k, json_out, no_context, ablation, embedding_cache, **options):
+    def handle(
+        self, *args, data, corpus, modes, k, json_out, no_context, ablation, embedding_cache, max_sessions, **options
+    ):
         path = Path(data)
         if not path.exists():
             raise CommandError(f"{path} does not exist; pass a LoCoMo JSON file or folder with --data.")
         mode_list = [m.strip() for m in modes.split(",") if m.strip()]
-        if bad := [m for m in mode_list if m not in MODES]:
-            raise CommandError(f"Unknown mode(s) {bad}; choose from {', '.join(MODES)}.")
+        if bad := [m for m in mode_list if m not in (*MODES, "recency")]:
+            raise CommandError(f"Unknown mode(s) {bad}; choose from {', '.join(MODES)} or recency.")
         ks = _int_list(k)
         try:
             conversations = evaluation.load_conversations(path)
         except (OSError, ValueError) as exc:
             raise CommandError(f"Could not read {path}: {exc}") from exc
+        if max_sessions is not None:
+            if max_sessions < 1:
+                raise CommandError("--max-sessions needs a positive number of sessions.")
+            conversations = [(name, evaluation.first_sessions(conv, max_sessions)) for name, conv in conversations]
 
         cache_path = Path(embedding_cache) if embedding_cache else None
         embedder = evaluation.CachingEmbedder(get_embedder(), evaluation.load_embedding_cache(cache_path))
