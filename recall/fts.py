@@ -123,23 +123,3 @@ def total_rows() -> int:
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM recall_doc")
         return cursor.fetchone()[0]
-
-
-def scores(user_id: int, terms: list[str], fact_ids: Iterable[int]) -> dict[int, float]:
-    """BM25 of the given facts for the query (lower is better); facts matching no term are absent.
-
-    The same expression and weights as search(), so the scores compare: used to
-    rank a vector-only candidate on the lexical side too.
-    """
-    expression = match_expression(user_id, terms)
-    ids = [int(i) for i in fact_ids]
-    if not expression or not ids:
-        return {}
-    placeholders = ", ".join(["%s"] * len(ids))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT rowid, bm25(recall_fts, %s, %s) FROM recall_fts "  # noqa: S608 (placeholders only)
-            f"WHERE recall_fts MATCH %s AND rowid IN ({placeholders})",
-            [BODY_WEIGHT, CONTEXT_WEIGHT, expression, *ids],
-        )
-        return {row[0]: row[1] for row in cursor.fetchall()}

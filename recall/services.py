@@ -1,9 +1,11 @@
 """recall(): hybrid recall over one user's facts (SPEC 5).
 
 lexical (FTS5 BM25 over the user's namespaced terms) and vector (exact cosine
-scan of the user's vectors) lists are fused by weighted RRF (or the linear
-blend), weighted by category, back-filled by graph and recency supplements
-that never outrank a direct hit, and packed under a character budget.
+scan of the user's vectors) lists are re-ranked over their union on both
+signals, fused by weighted RRF with a third list of facts from a time the query
+names (or by the linear blend), weighted by category, back-filled by graph and
+recency supplements that never outrank a direct hit, and packed under a
+character budget.
 `as_of` answers from the facts valid at that time instead of the live index.
 """
 
@@ -145,28 +147,22 @@ class _LexicalSide:
     def __init__(self, user_id: int, terms: list[str], docs: dict | None) -> None:
         self.user_id, self.terms, self.docs = user_id, terms, docs
         self.dropped: list[str] = []
-        self.kept: list[str] = []
-        self.known: dict[int, float] = {}  # scores already computed
-        self.complete = False  # True when `known` holds every matching fact (snapshot)
+        self.known: dict[int, float] = {}  # every score read, beyond the list's own depth
 
-    def top(self, limit: int) -> list[tuple[int, float]]:
+    def top(self, limit: int, scan: int) -> list[tuple[int, float]]:
+        """The best `limit` hits; the scores of the best `scan` are kept for rank()."""
         if self.docs is not None:
-            ranked = _bm25_python(self.docs, self.terms, len(self.docs))
-            self.known, self.complete = dict(ranked), True
-            return ranked[:limit]
-        hits, self.dropped = _lexical_live(self.user_id, self.terms, limit)
-        self.kept = [t for t in self.terms if t not in self.dropped]
+            hits = _bm25_python(self.docs, self.terms, max(limit, scan))
+        else:
+            hits, self.dropped = _lexical_live(self.user_id, self.terms, max(limit, scan))
         self.known = dict(hits)
-        return hits
+        return hits[:limit]
 
     def rank(self, fact_ids: list[int]) -> list[tuple[int, float]]:
-        """These facts' BM25 scores, best first (facts matching no query word are left out)."""
-        ids = list(dict.fromkeys(fact_ids))
-        scores = {fid: self.known[fid] for fid in ids if fid in self.known}
-        missing = [fid for fid in ids if fid not in self.known]
-        if missing and self.kept and not self.complete:
-            scores.update(fts.scores(self.user_id, self.kept, missing))
-        return _relative_floor(sorted(scores.items(), key=lambda pair: (pair[1], pair[0])))
+        """These facts' BM25 scores, best first (facts matching no query word, or beyond the
+        scanned depth, are left out: their RRF share would be next to nothing)."""
+        scores = {fid: self.known[fid] for fid in dict.fromkeys(fact_ids) if fid in self.known}
+        return sorted(scores.items(), key=lambda pair: (pair[1], pair[0]))
 
 
 class _VectorSide:
@@ -182,26 +178,21 @@ class _VectorSide:
         floor = settings.MEMORY_RECALL_MIN_SIMILARITY
         return [(fid, dist) for fid, dist in pairs if 1.0 - dist >= floor]
 
-    def top(self, limit: int) -> list[tuple[int, float]]:
+    def top(self, limit: int, scan: int) -> list[tuple[int, float]]:
+        """The nearest `limit` facts; the distances of the nearest `scan` are kept for rank()."""
         if self.vectors is not None:
-            hits = _cosine_python(self.query_vector, self.vectors, limit)
+            hits = _cosine_python(self.query_vector, self.vectors, max(limit, scan))
         else:
-            hits = vec.search(self.user_id, self.query_vector, limit, self.model)
+            hits = vec.search(self.user_id, self.query_vector, max(limit, scan), self.model)
+        hits = self._floor(hits)
         self.known = dict(hits)
-        return self._floor(hits)
+        return hits[:limit]
 
     def rank(self, fact_ids: list[int]) -> list[tuple[int, float]]:
-        """These facts' distances, nearest first (a fact with no vector yet is left out)."""
-        ids = list(dict.fromkeys(fact_ids))
-        found = {fid: self.known[fid] for fid in ids if fid in self.known}
-        missing = [fid for fid in ids if fid not in self.known]
-        if missing and self.vectors is not None:
-            found.update(
-                {fid: 1.0 - float(self.query_vector @ self.vectors[fid]) for fid in missing if fid in self.vectors}
-            )
-        elif missing:
-            found.update(vec.distances(self.user_id, self.query_vector, missing, self.model))
-        return self._floor(sorted(found.items(), key=lambda pair: (pair[1], pair[0])))
+        """These facts' distances, nearest first (a fact with no vector yet, or beyond the
+        scanned depth, is left out)."""
+        found = {fid: self.known[fid] for fid in dict.fromkeys(fact_ids) if fid in self.known}
+        return sorted(found.items(), key=lambda pair: (pair[1], pair[0]))
 
 
 def _time_list(base, cands: dict, windows: list, depth: int) -> list[int]:
@@ -285,32 +276,31 @@ def recall(
     else:
         base = Fact.objects.live().filter(user=user)
         snapshot, docs, indexed = None, {}, {}
+    # Full-information fusion (below) needs each side's scores beyond its own top
+    # `depth`: one deeper read of each side gives them, no second query.
+    full_fusion = mode == "hybrid" and settings.MEMORY_RECALL_FUSION == "rrf" and settings.MEMORY_RECALL_FULL_FUSION
+    scan = max(depth, settings.MEMORY_RECALL_RESCORE_DEPTH) if full_fusion else depth
     lexical_side = _LexicalSide(user.pk, terms, docs if snapshot is not None else None)
-    lexical = lexical_side.top(depth) if mode != "vector" else []
+    lexical = lexical_side.top(depth, scan) if mode != "vector" else []
 
     vector_side = None
     vector: list[tuple[int, float]] = []
     if mode in ("hybrid", "vector") and query.strip():
         try:
             vector_side = _VectorSide(user.pk, embed_query(query, get_embedder()), snapshot, indexed)
-            vector = vector_side.top(depth)
+            vector = vector_side.top(depth, scan)
         except EmbedderError as exc:
             degraded = True
             stats["embedder_error"] = str(exc)[:200]
             if mode == "vector":
                 used_mode = "lexical"
-                lexical = lexical_side.top(depth)
+                lexical = lexical_side.top(depth, depth)
     dropped = lexical_side.dropped
 
-    if (
-        mode == "hybrid"
-        and vector_side is not None
-        and settings.MEMORY_RECALL_FUSION == "rrf"
-        and settings.MEMORY_RECALL_FULL_FUSION
-    ):
-        # Full-information fusion: every candidate of either list is scored on
-        # both sides, so a fact ranked 3rd by meaning and just outside the BM25
-        # cut-off still gets its lexical evidence counted (and vice versa).
+    if full_fusion and vector_side is not None:
+        # Full-information fusion: every candidate of either list is ranked on
+        # both sides, so a fact 3rd by meaning and 80th by words still gets its
+        # lexical evidence counted (and vice versa).
         union = [fid for fid, _ in lexical] + [fid for fid, _ in vector]
         lexical = lexical_side.rank(union)
         vector = vector_side.rank(union)

@@ -90,18 +90,3 @@ def total_rows() -> int:
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM recall_vector")
         return cursor.fetchone()[0]
-
-
-def distances(user_id: int, query_vector, fact_ids: Iterable[int], model: str) -> dict[int, float]:
-    """Cosine distance of the given facts of this user to the query (a lexical-only candidate's vector side)."""
-    ids = [int(i) for i in fact_ids]
-    if not ids:
-        return {}
-    placeholders = ", ".join(["%s"] * len(ids))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT fact_id, vec_distance_cosine(embedding, %s) FROM recall_vector "  # noqa: S608 (placeholders only)
-            f"WHERE user_id = %s AND model = %s AND fact_id IN ({placeholders})",
-            [to_blob(query_vector), user_id, model, *ids],
-        )
-        return {row[0]: row[1] for row in cursor.fetchall()}

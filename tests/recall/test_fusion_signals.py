@@ -112,7 +112,7 @@ def test_a_fact_stated_as_an_answer_is_found_by_the_question_it_answered(memory,
 
     result = recall(user=user, query="which city does the user work from", mode="lexical", k=1, log=False)
     assert result.items[0].fact.pk == porto.pk and result.items[0].signals["lexical_rank"] == 1
-    assert fts.scores(user.pk, ["city"], [porto.pk])  # the question's word is in the fact's index row
+    assert [fid for fid, _ in fts.search(user.pk, ["city"], 5)] == [porto.pk]  # the question's word is indexed
 
 
 def test_without_the_exchange_only_the_facts_own_words_are_indexed(memory, settings):
@@ -120,5 +120,5 @@ def test_without_the_exchange_only_the_facts_own_words_are_indexed(memory, setti
     user = memory.user()
     turn = _exchange(user, "Which city do you work from these days?", "Mostly Porto now.", "Porto is lovely.")
     porto = memory.store(user, "User is based in Porto.", source_turn=turn, source_excerpt="Mostly Porto now.")
-    assert fts.scores(user.pk, ["city"], [porto.pk]) == {}
-    assert fts.scores(user.pk, ["porto"], [porto.pk])
+    assert fts.search(user.pk, ["city"], 5) == []
+    assert [fid for fid, _ in fts.search(user.pk, ["porto"], 5)] == [porto.pk]
