@@ -90,3 +90,9 @@ def total_rows() -> int:
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM recall_vector")
         return cursor.fetchone()[0]
+
+
+def all_ids() -> list[int]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT fact_id FROM recall_vector ORDER BY fact_id")
+        return [row[0] for row in cursor.fetchall()]

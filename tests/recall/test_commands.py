@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from facts.models import Fact, Tenant
+from facts.models import Fact, Status, Tenant
 from recall import evaluation, fts, vec
 from recall.models import EvalRun
 
@@ -137,3 +137,16 @@ def test_reindex_and_rebuild_bring_the_index_back(memory):
     assert "embedded=1" in out.getvalue()
     with pytest.raises(CommandError, match="No tenant"):
         call_command("reindex_embeddings", "--tenant", "00000000-0000-0000-0000-000000000000")
+
+
+def test_rebuild_drops_a_vector_left_without_its_fts_row(memory):
+    user = memory.user()
+    gone = memory.store(user, "User keeps bees on the roof.")
+    kept = memory.store(user, "User grows tomatoes.")
+    fts.delete([gone.pk])  # as if a sync died between the FTS delete and the vector delete
+    Fact.objects.filter(pk=gone.pk).update(status=Status.REJECTED)
+    assert gone.pk in vec.vectors([gone.pk])
+    out = StringIO()
+    call_command("rebuild_recall_index", stdout=out)
+    assert vec.vectors([gone.pk]) == {} and kept.pk in vec.vectors([kept.pk])
+    assert "stale rows removed=1" in out.getvalue()

@@ -7,7 +7,7 @@ from django.db import transaction
 from tqdm import tqdm
 
 from facts.models import Fact
-from recall import fts, index
+from recall import fts, index, vec
 
 
 class Command(BaseCommand):
@@ -21,7 +21,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, batch=1000, **options):
         live = set(Fact.objects.live().values_list("pk", flat=True))
-        stale = [fid for fid in fts.all_ids() if fid not in live]
+        # A vector can outlive its FTS row (a sync interrupted between the two), so both are read.
+        stale = sorted({fid for fid in (*fts.all_ids(), *vec.all_ids()) if fid not in live})
         with transaction.atomic():
             index.forget(stale)
         ordered = sorted(live)
