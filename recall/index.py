@@ -68,15 +68,11 @@ def _exchanges(facts: list[Fact]) -> dict[int, str]:
     return out
 
 
-def documents(facts: list[Fact], with_entities: bool = True) -> dict[int, Document]:
-    """The indexed documents of these facts (entity tags prefetched when `with_entities`)."""
+def documents(facts: list[Fact]) -> dict[int, Document]:
+    """The indexed documents of these facts (their source_turn and entity tags loaded alongside)."""
     exchanges = _exchanges(facts)
     return {
-        f.pk: document(
-            f,
-            [t.entity.display_name for t in f.entity_tags.all()] if with_entities else None,
-            exchanges.get(f.source_turn_id, ""),
-        )
+        f.pk: document(f, [t.entity.display_name for t in f.entity_tags.all()], exchanges.get(f.source_turn_id, ""))
         for f in facts
     }
 
