@@ -35,11 +35,7 @@ def rrf(
     """
     fused: dict[int, Candidate] = {}
     for name, weight, ids in lists:
-        factors = (damping or {}).get(name, {})
-        for rank, fact_id in enumerate(ids, start=1):
-            cand = fused.setdefault(fact_id, Candidate(fact_id))
-            cand.score += weight * factors.get(fact_id, 1.0) / (k + rank)
-            cand.signals[f"{name}_rank"] = rank
+        add_list(fused, name, weight, ids, k, (damping or {}).get(name))
     return fused
 
 
@@ -121,9 +117,17 @@ def pack(items: list, k: int, budget_chars: int | None, length) -> list:
     return packed
 
 
-def add_list(cands: dict[int, Candidate], name: str, weight: float, ids: Sequence[int], k: int = RRF_K) -> None:
-    """One more ranked list into an RRF result (a fact only this list found joins the candidates)."""
+def add_list(
+    cands: dict[int, Candidate],
+    name: str,
+    weight: float,
+    ids: Sequence[int],
+    k: int = RRF_K,
+    factors: dict[int, float] | None = None,
+) -> None:
+    """One ranked list into an RRF result (a fact only this list found joins the candidates);
+    `factors` scales each fact's contribution (score damping)."""
     for rank, fact_id in enumerate(ids, start=1):
         cand = cands.setdefault(fact_id, Candidate(fact_id))
-        cand.score += weight / (k + rank)
+        cand.score += weight * (factors or {}).get(fact_id, 1.0) / (k + rank)
         cand.signals[f"{name}_rank"] = rank

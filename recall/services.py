@@ -334,10 +334,7 @@ def recall(
             # Pseudo-relevance feedback: the best fused hits' distinctive words
             # find facts that say the same thing in other words (multi-hop).
             second = _lexical_live(user.pk, terms + feedback, depth)[0]
-            for rank, (fid, _) in enumerate(second, start=1):
-                cand = cands.setdefault(fid, fusion.Candidate(fid))
-                cand.score += settings.MEMORY_RECALL_FEEDBACK_WEIGHT / (fusion.RRF_K + rank)
-                cand.signals["feedback_rank"] = rank
+            fusion.add_list(cands, "feedback", settings.MEMORY_RECALL_FEEDBACK_WEIGHT, [fid for fid, _ in second])
     stats["feedback_terms"] = len(feedback)
     # A time the query names is a third fused list (hybrid only: lexical and
     # vector modes stay single-signal rankings).
