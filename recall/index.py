@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import OuterRef, Q, Subquery
 
 from facts.models import Fact, Turn
 from recall import fts, vec
@@ -51,25 +51,26 @@ def _exchanges(facts: list[Fact]) -> dict[int, str]:
     """turn id -> the exchange around the user's words: the end of the assistant message they answered
     and the start of the reply they got. A fact stated as an answer ("yes, since May") is found by
     the question's words too ("where do you work?")."""
-    if not settings.MEMORY_RECALL_EXCHANGE_CHARS:
-        return {}
     cap = settings.MEMORY_RECALL_EXCHANGE_CHARS
-    turns = {f.source_turn_id: f.source_turn for f in facts if f.source_turn_id}
-    out: dict[int, str] = {}
-    for turn_id, turn in turns.items():
-        before = (
-            Turn.objects.filter(user_id=turn.user_id, session_id=turn.session_id)
-            .filter(Q(created_at__lt=turn.created_at) | Q(created_at=turn.created_at, pk__lt=turn.pk))
-            .order_by("-created_at", "-pk")
-            .values_list("assistant_response", flat=True)
-            .first()
-        )
-        out[turn_id] = " ".join(part for part in ((before or "")[-cap:], turn.assistant_response[:cap]) if part)
-    return out
+    turn_ids = {f.source_turn_id for f in facts if f.source_turn_id}
+    if not cap or not turn_ids:
+        return {}
+    # One query: each source turn with the assistant message of the turn before it in its session.
+    before = (
+        Turn.objects.filter(user_id=OuterRef("user_id"), session_id=OuterRef("session_id"))
+        .filter(Q(created_at__lt=OuterRef("created_at")) | Q(created_at=OuterRef("created_at"), pk__lt=OuterRef("pk")))
+        .order_by("-created_at", "-pk")
+        .values("assistant_response")[:1]
+    )
+    rows = Turn.objects.filter(pk__in=turn_ids).annotate(before=Subquery(before))
+    return {
+        pk: " ".join(part for part in ((answered or "")[-cap:], reply[:cap]) if part)
+        for pk, answered, reply in rows.values_list("pk", "before", "assistant_response")
+    }
 
 
 def documents(facts: list[Fact]) -> dict[int, Document]:
-    """The indexed documents of these facts (their source_turn and entity tags loaded alongside)."""
+    """The indexed documents of these facts (entity tags prefetched by the caller)."""
     exchanges = _exchanges(facts)
     return {
         f.pk: document(f, [t.entity.display_name for t in f.entity_tags.all()], exchanges.get(f.source_turn_id, ""))
@@ -78,12 +79,7 @@ def documents(facts: list[Fact]) -> dict[int, Document]:
 
 
 def _live_documents(fact_ids: list[int]) -> dict[int, Document]:
-    facts = (
-        Fact.objects.live()
-        .filter(pk__in=fact_ids)
-        .select_related("source_turn")
-        .prefetch_related("entity_tags__entity")
-    )
+    facts = Fact.objects.live().filter(pk__in=fact_ids).prefetch_related("entity_tags__entity")
     return documents(list(facts))
 
 

@@ -270,7 +270,7 @@ def recall(
 
     if as_of is not None:
         base = Fact.objects.valid_at(as_of).filter(user=user)
-        snapshot = list(base.select_related("source_turn").prefetch_related("entity_tags__entity"))
+        snapshot = list(base.prefetch_related("entity_tags__entity"))
         indexed = documents(snapshot)
         docs = {fid: (words(d.body), words(d.context)) for fid, d in indexed.items()}
     else:
