@@ -77,23 +77,6 @@ def _relative_floor(hits: list[tuple[int, float]]) -> list[tuple[int, float]]:
     return [(fid, score) for fid, score in hits if -score >= share * best]
 
 
-def _feedback_terms(user_id: int, cands: dict, terms: list[str], dropped: list[str]) -> list[str]:
-    """Words shared by the top fused hits, rare in the user's facts, not already in the query."""
-    top = sorted(cands.values(), key=lambda c: -c.score)[: settings.MEMORY_RECALL_FEEDBACK_DOCS]
-    texts = Fact.objects.filter(pk__in=[c.fact_id for c in top]).values_list("text", flat=True)
-    seen = set(terms) | set(dropped)
-    counts: Counter = Counter()
-    for text in texts:
-        counts.update(set(content_words(text, limit=64)) - seen)
-    shared = [t for t, n in counts.items() if n >= 2 and not t.isdigit()]
-    if not shared:
-        return []
-    freqs = fts.doc_frequencies(user_id, shared)
-    total = max(1, fts.user_doc_count(user_id))
-    rare = sorted((t for t in shared if 0 < freqs.get(t, 0) <= 0.1 * total), key=lambda t: (freqs[t], t))
-    return rare[: settings.MEMORY_RECALL_FEEDBACK_TERMS]
-
-
 def _bm25_python(docs: dict[int, tuple[list[str], list[str]]], terms: list[str], limit: int):
     """BM25 (k1 1.2, b 0.75) over in-memory documents, for point-in-time recall."""
     if not docs or not terms:
@@ -327,15 +310,6 @@ def recall(
             if settings.MEMORY_RECALL_SCORE_DAMPING
             else None,
         )
-    feedback: list[str] = []
-    if settings.MEMORY_RECALL_FEEDBACK_TERMS > 0 and snapshot is None and terms and cands and mode == "hybrid":
-        feedback = _feedback_terms(user.pk, cands, terms, dropped)
-        if feedback:
-            # Pseudo-relevance feedback: the best fused hits' distinctive words
-            # find facts that say the same thing in other words (multi-hop).
-            second = _lexical_live(user.pk, terms + feedback, depth)[0]
-            fusion.add_list(cands, "feedback", settings.MEMORY_RECALL_FEEDBACK_WEIGHT, [fid for fid, _ in second])
-    stats["feedback_terms"] = len(feedback)
     # A time the query names is a third fused list (hybrid only: lexical and
     # vector modes stay single-signal rankings).
     windows = []
