@@ -49,3 +49,18 @@ def test_issue_key_and_revoke_by_prefix():
 def test_issue_key_for_an_unknown_tenant_says_what_to_do():
     with pytest.raises(CommandError, match="create_tenant"):
         _run("issue_key", "not-a-uuid")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "command",
+    [["issue_key"], ["retry_turns", "--tenant"], ["reindex_embeddings", "--tenant"]],
+    ids=["issue_key", "retry_turns", "reindex_embeddings"],
+)
+@pytest.mark.parametrize("ref", ["not-a-uuid", "00000000-0000-0000-0000-000000000000"])
+def test_a_command_given_no_tenants_id_says_so_instead_of_a_traceback(command, ref):
+    _run("create_tenant", "Acme")
+    keys = ApiKey.objects.count()
+    with pytest.raises(CommandError, match="No tenant .*create_tenant prints it"):
+        _run(*command, ref)
+    assert ApiKey.objects.count() == keys

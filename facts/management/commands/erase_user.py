@@ -2,11 +2,11 @@ from __future__ import annotations
 
 import json
 
-from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from facts import privacy
-from facts.models import ActorKind, MemoryUser, Tenant
+from facts.management.tenants import tenant_from_arg
+from facts.models import ActorKind, MemoryUser
 from facts.services import Actor
 
 
@@ -23,7 +23,7 @@ class Command(BaseCommand):
         parser.add_argument("--dry-run", action="store_true", help="only count what would be erased")
 
     def handle(self, *args, tenant: str, user_id: str, dry_run: bool, **options):
-        found = self._tenant(tenant)
+        found = tenant_from_arg(tenant, by_name=True)
         user = MemoryUser.objects.filter(tenant=found, external_id=user_id).first()
         if user is None:
             raise CommandError(f"Tenant {found.name!r} has no user {user_id!r}. Check the id (it is case-sensitive).")
@@ -44,17 +44,3 @@ class Command(BaseCommand):
                 sort_keys=True,
             )
         )
-
-    def _tenant(self, ref: str) -> Tenant:
-        try:
-            by_id = Tenant.objects.filter(pk=ref).first()
-        except ValidationError:  # not a uuid: look it up by name
-            by_id = None
-        if by_id is not None:
-            return by_id
-        named = list(Tenant.objects.filter(name=ref)[:2])
-        if len(named) == 1:
-            return named[0]
-        if named:
-            raise CommandError(f"Several tenants are named {ref!r}; pass the tenant id instead.")
-        raise CommandError(f"No tenant {ref!r}. Pass a tenant id or name (see the admin or create_tenant output).")

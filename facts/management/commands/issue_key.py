@@ -1,9 +1,9 @@
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from facts.models import SCOPES, ApiKey, Tenant
+from facts.management.tenants import tenant_from_arg
+from facts.models import SCOPES, ApiKey
 
 
 class Command(BaseCommand):
@@ -16,10 +16,7 @@ class Command(BaseCommand):
         parser.add_argument("--revoke", metavar="PREFIX", help="Revoke the tenant's key with this prefix instead")
 
     def handle(self, *args, tenant_id: str, key_name: str, scopes: str, revoke: str | None, **options):
-        try:
-            tenant = Tenant.objects.get(pk=tenant_id)
-        except (Tenant.DoesNotExist, ValidationError) as exc:
-            raise CommandError(f"No tenant {tenant_id!r}; create_tenant prints the ids.") from exc
+        tenant = tenant_from_arg(tenant_id)
         if revoke:
             keys = list(ApiKey.objects.filter(tenant=tenant, prefix=revoke, revoked_at__isnull=True))
             if not keys:

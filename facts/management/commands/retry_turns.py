@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from facts.extraction.turns import retry_turns
-from facts.models import Tenant
+from facts.management.tenants import tenant_from_arg
 
 
 class Command(BaseCommand):
@@ -23,11 +23,7 @@ class Command(BaseCommand):
         parser.add_argument("--stuck-minutes", type=int, help="also re-queue turns unfinished for this long")
 
     def handle(self, *args, tenant=None, stuck_minutes=None, **options):
-        scope = None
-        if tenant:
-            scope = Tenant.objects.filter(pk=tenant).first()
-            if scope is None:
-                raise CommandError(f"No tenant {tenant!r}; list them in the dashboard or the admin.")
+        scope = tenant_from_arg(tenant) if tenant else None
         if stuck_minutes is not None and stuck_minutes < 1:
             raise CommandError("--stuck-minutes must be at least 1.")
         before = timezone.now() - timedelta(minutes=stuck_minutes) if stuck_minutes else None

@@ -6,7 +6,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from tqdm import tqdm
 
-from facts.models import Fact, Tenant
+from facts.management.tenants import tenant_from_arg
+from facts.models import Fact
 from recall import index
 from recall.embeddings import EmbedderError
 
@@ -26,9 +27,7 @@ class Command(BaseCommand):
     def handle(self, *args, tenant=None, batch=256, all=False, **options):
         facts = Fact.objects.live()
         if tenant:
-            if not Tenant.objects.filter(pk=tenant).exists():
-                raise CommandError(f"No tenant {tenant!r}; list tenants in the dashboard or the admin.")
-            facts = facts.filter(tenant_id=tenant)
+            facts = facts.filter(tenant=tenant_from_arg(tenant))
         ids = list(facts.order_by("pk").values_list("pk", flat=True))
         embedded = 0
         with tqdm(total=len(ids), desc="re-embedding", unit="fact", file=self.stderr) as bar:
