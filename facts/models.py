@@ -42,11 +42,7 @@ class ApiKeyManager(models.Manager):
         """The usable key for a presented secret, or None (unknown or revoked)."""
         if not raw_key or len(raw_key) > 200:
             return None
-        return (
-            self.select_related("tenant")
-            .filter(key_hash=hash_api_key(raw_key), revoked_at__isnull=True)
-            .first()
-        )
+        return self.select_related("tenant").filter(key_hash=hash_api_key(raw_key), revoked_at__isnull=True).first()
 
     def issue(self, *, tenant: Tenant, name: str = "default", scopes=SCOPES) -> tuple[ApiKey, str]:
         """Create a key and return it with its secret, which is never stored."""

@@ -44,9 +44,9 @@ def fact_list(
         created, pk = _decode_cursor(cursor)
         qs = qs.filter(Q(created_at__lt=created) | Q(created_at=created, pk__lt=pk))
     page = list(
-        qs.select_related(*FACT_RELATED).prefetch_related("entity_tags__entity").order_by("-created_at", "-pk")[
-            : limit + 1
-        ]
+        qs.select_related(*FACT_RELATED)
+        .prefetch_related("entity_tags__entity")
+        .order_by("-created_at", "-pk")[: limit + 1]
     )
     next_cursor = _encode_cursor(page[limit - 1]) if len(page) > limit else None
     return page[:limit], next_cursor

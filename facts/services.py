@@ -253,16 +253,40 @@ def fact_store(
             old=current, new_category=category, new_confidence=confidence
         ):
             fact = _insert(
-                user, text, digest, category, key, confidence, valid_from or now, event_time, value_json,
-                source_turn, source_excerpt, actor, status=Status.PENDING, replaces=current, now=now,
+                user,
+                text,
+                digest,
+                category,
+                key,
+                confidence,
+                valid_from or now,
+                event_time,
+                value_json,
+                source_turn,
+                source_excerpt,
+                actor,
+                status=Status.PENDING,
+                replaces=current,
+                now=now,
             )
             result = StoreResult(fact, "pending", replaced=current, touched=[fact.pk])
         else:
             freed = len(current.text) if current and _same_meter(current.category, category) else 0
             _check_budget(user, category, len(text), freed)
             fact = _insert(
-                user, text, digest, category, key, confidence, valid_from or now, event_time, value_json,
-                source_turn, source_excerpt, actor, now=now,
+                user,
+                text,
+                digest,
+                category,
+                key,
+                confidence,
+                valid_from or now,
+                event_time,
+                value_json,
+                source_turn,
+                source_excerpt,
+                actor,
+                now=now,
                 chain_id=current.chain_id if current else None,
             )
             if current is not None:
@@ -279,13 +303,43 @@ def fact_store(
     return result
 
 
-def _insert(user, text, digest, category, key, confidence, valid_from, event_time, value_json,
-            source_turn, source_excerpt, actor, *, now, status=Status.ACTIVE, replaces=None, chain_id=None) -> Fact:
+def _insert(
+    user,
+    text,
+    digest,
+    category,
+    key,
+    confidence,
+    valid_from,
+    event_time,
+    value_json,
+    source_turn,
+    source_excerpt,
+    actor,
+    *,
+    now,
+    status=Status.ACTIVE,
+    replaces=None,
+    chain_id=None,
+) -> Fact:
     fact = Fact(
-        tenant_id=user.tenant_id, user=user, key=key, text=text, text_hash=digest, category=category,
-        confidence=confidence, status=status, valid_from=valid_from, event_time=event_time,
-        value_json=value_json, source_turn=source_turn, source_excerpt=(source_excerpt or "")[:1000],
-        replaces=replaces, created_at=now, updated_at=now, last_mentioned_at=now,
+        tenant_id=user.tenant_id,
+        user=user,
+        key=key,
+        text=text,
+        text_hash=digest,
+        category=category,
+        confidence=confidence,
+        status=status,
+        valid_from=valid_from,
+        event_time=event_time,
+        value_json=value_json,
+        source_turn=source_turn,
+        source_excerpt=(source_excerpt or "")[:1000],
+        replaces=replaces,
+        created_at=now,
+        updated_at=now,
+        last_mentioned_at=now,
     )
     # A replacement or a pending candidate joins the chain of the fact it replaces.
     if replaces is not None:
@@ -351,8 +405,20 @@ def fact_supersede(
     _check_budget(old.user, category, len(text), len(old.text) if _same_meter(old.category, category) else 0)
     now = timezone.now()
     new = _insert(
-        old.user, text, text_hash(text), category, normalise_key(key) if key is not None else old.key,
-        new_conf, now, None, None, source_turn, source_excerpt, actor, now=now, chain_id=old.chain_id,
+        old.user,
+        text,
+        text_hash(text),
+        category,
+        normalise_key(key) if key is not None else old.key,
+        new_conf,
+        now,
+        None,
+        None,
+        source_turn,
+        source_excerpt,
+        actor,
+        now=now,
+        chain_id=old.chain_id,
     )
     _retire_superseded(old, new, actor, now, reason=reason)
     tag_fact(new, entities if entities is not None else [t.entity.display_name for t in old.entity_tags.all()])

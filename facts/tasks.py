@@ -41,8 +41,13 @@ def call_extractor(job: dict) -> None:
     started = time.time()
     try:
         call = run_extractor(job)
-        result = {"reply": call.reply, "extractor": call.extractor, "llm_ms": call.llm_ms, "tries": call.tries,
-                  "reasks": call.reasks}
+        result = {
+            "reply": call.reply,
+            "extractor": call.extractor,
+            "llm_ms": call.llm_ms,
+            "tries": call.tries,
+            "reasks": call.reasks,
+        }
     except ExtractionFailed as exc:
         result = {"error": exc.reason, "extractor": f"llm:{settings.MEMORY_LLM_MODEL}", "llm_ms": 0.0}
     except Exception as exc:  # a bug or an unexpected SDK error: fail the turn visibly, keep its messages

@@ -44,9 +44,7 @@ def completion_body(content: str, model: str = "fake-model") -> dict:
         "object": "chat.completion",
         "created": int(time.time()),
         "model": model,
-        "choices": [
-            {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
-        ],
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
         "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
     }
 
@@ -99,8 +97,10 @@ class FakeLLM:
 
     def user_prompts(self) -> list[str]:
         """The last user message of each request, for assertions on what the model saw."""
-        return [next((m["content"] for m in reversed(r.get("messages", [])) if m["role"] == "user"), "")
-                for r in self.requests]
+        return [
+            next((m["content"] for m in reversed(r.get("messages", [])) if m["role"] == "user"), "")
+            for r in self.requests
+        ]
 
     def close(self) -> None:
         self._server.shutdown()

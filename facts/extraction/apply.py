@@ -139,7 +139,9 @@ class Applier:
         valid_to = _parse_time(item.get("valid_to")) or self.turn.occurred_at
         try:
             services.fact_expire(
-                fact=fact, actor=self.actor, valid_to=min(valid_to, timezone.now()),
+                fact=fact,
+                actor=self.actor,
+                valid_to=min(valid_to, timezone.now()),
                 reason=item.get("reason") or f"no longer true (turn {self.turn.turn_id})",
             )
         except Conflict:  # retired earlier in this same reply
@@ -153,8 +155,9 @@ class Applier:
             for text in (item["src"], item["dst"], item["relation"]):
                 check_untrusted_text(text)
         except Rejected as exc:
-            self.outcome["rejected"].append({"text_excerpt": f"{item['src']} {relation} {item['dst']}"[:120],
-                                             "rule": exc.rule})
+            self.outcome["rejected"].append(
+                {"text_excerpt": f"{item['src']} {relation} {item['dst']}"[:120], "rule": exc.rule}
+            )
             return
         src = resolve_entity(user=self.user, name=item["src"])
         dst = resolve_entity(user=self.user, name=item["dst"])
@@ -163,8 +166,9 @@ class Applier:
         provenance = self._provenance(src.pk, dst.pk)
         edge = Edge.objects.filter(user=self.user, src=src, relation=relation, dst=dst, valid_to=None).first()
         if edge is None:
-            Edge.objects.create(tenant_id=self.user.tenant_id, user=self.user, src=src, relation=relation, dst=dst,
-                                fact=provenance)
+            Edge.objects.create(
+                tenant_id=self.user.tenant_id, user=self.user, src=src, relation=relation, dst=dst, fact=provenance
+            )
         elif edge.fact_id is None and provenance is not None:
             edge.fact = provenance
             edge.save(update_fields=["fact"])
@@ -226,15 +230,16 @@ def apply(job: dict, result: dict) -> None:
             _cover_window(turn, job)
             _advance_cursor(turn, job)
             Turn.objects.filter(pk=turn.pk).update(
-                finished_at=timezone.now(), extractor=result.get("extractor", "")[:32], outcome=outcome,
+                finished_at=timezone.now(),
+                extractor=result.get("extractor", "")[:32],
+                outcome=outcome,
                 **turns.timings(job, result, apply_started),
             )
             turns.announce(turn, TurnState.DONE)
     except Exception as exc:
         # Nothing of this result was written (one transaction); keep the turn for the next attempt.
         log.exception("Applying the extraction of turn %s failed", turn.pk)
-        turns.fail(job, {**result, "error": f"applying the result failed: {type(exc).__name__}: {exc}"},
-                   apply_started)
+        turns.fail(job, {**result, "error": f"applying the result failed: {type(exc).__name__}: {exc}"}, apply_started)
 
 
 def _cover_window(turn: Turn, job: dict) -> None:
@@ -242,7 +247,9 @@ def _cover_window(turn: Turn, job: dict) -> None:
     others = [pk for pk in job.get("window", []) if pk != turn.pk]
     for other in Turn.objects.filter(pk__in=others, state=TurnState.FAILED):
         updated = Turn.objects.filter(pk=other.pk, state=TurnState.FAILED).update(
-            state=TurnState.DONE, finished_at=timezone.now(), last_error="",
+            state=TurnState.DONE,
+            finished_at=timezone.now(),
+            last_error="",
             outcome={**turns.empty_outcome(f"applied with turn {turn.turn_id}")},
         )
         if updated:

@@ -91,6 +91,9 @@ def reask_messages(messages: list[dict], bad_reply: str, problem: str) -> list[d
     return [
         *messages,
         {"role": "assistant", "content": bad_reply[:4000]},
-        {"role": "user", "content": f"{problem} Answer again with only the JSON object described above, "
-                                    "with the four lists add, supersede, expire and edges."},
+        {
+            "role": "user",
+            "content": f"{problem} Answer again with only the JSON object described above, "
+            "with the four lists add, supersede, expire and edges.",
+        },
     ]

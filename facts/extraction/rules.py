@@ -35,28 +35,54 @@ def _clean(obj: str) -> str:
 
 # (pattern, builder(obj) -> (text, key, category, entities, relation))
 _RULES: list[tuple[re.Pattern, callable]] = [
-    (_rule(r"\b(?:my name is|my name's|call me|i am called|i'm called)\s+"),
-     lambda o: (f"User's name is {o}.", "name", "identity", [o], None)),
-    (_rule(r"\b(?:i live in|i'm living in|i am living in|i moved to|i've moved to|i have moved to|"
-           r"i'm based in|i am based in|i relocated to)\s+"),
-     lambda o: (f"User lives in {o}.", "home_city", "identity", [o], "lives_in")),
-    (_rule(r"\b(?:i work at|i work for|i'm working at|i am working at|i'm employed at|i am employed at|"
-           r"i'm employed by|i am employed by|i joined)\s+"),
-     lambda o: (f"User works at {o}.", "employer", "identity", [o], "works_at")),
-    (_rule(r"\b(?:i work as|i'm working as|i am working as|i'm employed as|my job is|my job title is)\s+(?:an?\s+)?"),
-     lambda o: (f"User works as {_article(o)}.", "job_title", "identity", [o], None)),
-    (_rule(r"\b(?:i'm allergic to|i am allergic to|i have an allergy to|i've got an allergy to)\s+"),
-     lambda o: (f"User is allergic to {o}.", f"allergy_{_slug(o)}", "health", [o], "allergic_to")),
-    (_rule(r"\b(?:i prefer|i'd rather use|i would rather use)\s+"),
-     lambda o: (f"User prefers {o}.", f"prefers_{_slug(o)}", "soft_preference", [o], "prefers")),
-    (_rule(r"\b(?:i (?:really )?(?:don't|do not) like|i dislike|i hate|i can't stand|i cannot stand)\s+"),
-     lambda o: (f"User dislikes {o}.", f"likes_{_slug(o)}", "soft_preference", [o], "dislikes")),
-    (_rule(r"\b(?:i (?:really )?like|i love|i enjoy|i'm a fan of|i am a fan of)\s+"),
-     lambda o: (f"User likes {o}.", f"likes_{_slug(o)}", "soft_preference", [o], "likes")),
-    (_rule(r"\b(?:i use|i'm using|i am using|i mostly use|i usually use|i code in|i write code in)\s+"),
-     lambda o: (f"User uses {o}.", f"uses_{_slug(o)}", "environment", [o], "uses")),
-    (re.compile(r"\b(?:i'm|i am)\s+(?:a\s+)?(?P<obj>vegan|vegetarian|pescatarian|pescetarian)\b", re.IGNORECASE),
-     lambda o: (f"User is {o.lower()}.", "diet", "hard_preference", [o.lower()], None)),
+    (
+        _rule(r"\b(?:my name is|my name's|call me|i am called|i'm called)\s+"),
+        lambda o: (f"User's name is {o}.", "name", "identity", [o], None),
+    ),
+    (
+        _rule(
+            r"\b(?:i live in|i'm living in|i am living in|i moved to|i've moved to|i have moved to|"
+            r"i'm based in|i am based in|i relocated to)\s+"
+        ),
+        lambda o: (f"User lives in {o}.", "home_city", "identity", [o], "lives_in"),
+    ),
+    (
+        _rule(
+            r"\b(?:i work at|i work for|i'm working at|i am working at|i'm employed at|i am employed at|"
+            r"i'm employed by|i am employed by|i joined)\s+"
+        ),
+        lambda o: (f"User works at {o}.", "employer", "identity", [o], "works_at"),
+    ),
+    (
+        _rule(
+            r"\b(?:i work as|i'm working as|i am working as|i'm employed as|my job is|my job title is)\s+(?:an?\s+)?"
+        ),
+        lambda o: (f"User works as {_article(o)}.", "job_title", "identity", [o], None),
+    ),
+    (
+        _rule(r"\b(?:i'm allergic to|i am allergic to|i have an allergy to|i've got an allergy to)\s+"),
+        lambda o: (f"User is allergic to {o}.", f"allergy_{_slug(o)}", "health", [o], "allergic_to"),
+    ),
+    (
+        _rule(r"\b(?:i prefer|i'd rather use|i would rather use)\s+"),
+        lambda o: (f"User prefers {o}.", f"prefers_{_slug(o)}", "soft_preference", [o], "prefers"),
+    ),
+    (
+        _rule(r"\b(?:i (?:really )?(?:don't|do not) like|i dislike|i hate|i can't stand|i cannot stand)\s+"),
+        lambda o: (f"User dislikes {o}.", f"likes_{_slug(o)}", "soft_preference", [o], "dislikes"),
+    ),
+    (
+        _rule(r"\b(?:i (?:really )?like|i love|i enjoy|i'm a fan of|i am a fan of)\s+"),
+        lambda o: (f"User likes {o}.", f"likes_{_slug(o)}", "soft_preference", [o], "likes"),
+    ),
+    (
+        _rule(r"\b(?:i use|i'm using|i am using|i mostly use|i usually use|i code in|i write code in)\s+"),
+        lambda o: (f"User uses {o}.", f"uses_{_slug(o)}", "environment", [o], "uses"),
+    ),
+    (
+        re.compile(r"\b(?:i'm|i am)\s+(?:a\s+)?(?P<obj>vegan|vegetarian|pescatarian|pescetarian)\b", re.IGNORECASE),
+        lambda o: (f"User is {o.lower()}.", "diet", "hard_preference", [o.lower()], None),
+    ),
 ]
 
 
@@ -82,8 +108,15 @@ def extract(user_texts: list[str]) -> dict:
                     # Tags name what a fact is about; the user is the subject of every
                     # fact, so tagging "user" would link everything in graph recall.
                     adds.pop(key, None)
-                    adds[key] = {"text": fact_text, "key": key, "category": category, "entities": list(entities),
-                                 "confidence": None, "valid_from": None, "event_time": None}
+                    adds[key] = {
+                        "text": fact_text,
+                        "key": key,
+                        "category": category,
+                        "entities": list(entities),
+                        "confidence": None,
+                        "valid_from": None,
+                        "event_time": None,
+                    }
                     if relation:
                         edges.append({"src": "User", "relation": relation, "dst": obj})
     return {"add": list(adds.values()), "supersede": [], "expire": [], "edges": edges}

@@ -16,8 +16,17 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 CATEGORIES = frozenset(
-    {"identity", "hard_preference", "soft_preference", "task_context", "health", "finance", "project",
-     "environment", "other"}
+    {
+        "identity",
+        "hard_preference",
+        "soft_preference",
+        "task_context",
+        "health",
+        "finance",
+        "project",
+        "environment",
+        "other",
+    }
 )
 MAX_ENTITIES = 4
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL | re.IGNORECASE)
@@ -157,7 +166,5 @@ def parse_reply(raw: str | None) -> ExtractionReply:
     try:
         return ExtractionReply.model_validate(data)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()[:5]
-        )
+        problems = "; ".join(f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()[:5])
         raise InvalidReply(f"The reply does not match the schema: {problems}.") from None

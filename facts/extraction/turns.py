@@ -60,9 +60,7 @@ def enqueue(turn: Turn) -> None:
     from facts.tasks import extract_turn
 
     pk = turn.pk
-    transaction.on_commit(
-        lambda: extract_turn.apply_async((pk, time.time()), queue=settings.MEMORY_QUEUE_DB)
-    )
+    transaction.on_commit(lambda: extract_turn.apply_async((pk, time.time()), queue=settings.MEMORY_QUEUE_DB))
 
 
 def turn_submit(
@@ -86,8 +84,12 @@ def turn_submit(
         try:
             with transaction.atomic():
                 turn = Turn.objects.create(
-                    tenant_id=user.tenant_id, user=user, session_id=session_id, turn_id=turn_id,
-                    user_input=user_input, assistant_response=assistant_response,
+                    tenant_id=user.tenant_id,
+                    user=user,
+                    session_id=session_id,
+                    turn_id=turn_id,
+                    user_input=user_input,
+                    assistant_response=assistant_response,
                     occurred_at=occurred_at or timezone.now(),
                 )
                 enqueue(turn)
@@ -184,8 +186,15 @@ def _live_facts(user_id: int) -> tuple[list[dict], dict[str, str]]:
             break
         ref = f"f{len(facts) + 1}"
         refs[ref] = str(row["uuid"])
-        facts.append({"ref": ref, "text": row["text"], "key": row["key"], "category": row["category"],
-                      "confidence": row["confidence"]})
+        facts.append(
+            {
+                "ref": ref,
+                "text": row["text"],
+                "key": row["key"],
+                "category": row["category"],
+                "confidence": row["confidence"],
+            }
+        )
     return facts, refs
 
 
@@ -219,8 +228,12 @@ def prepare(turn_pk: int, enqueued_at: float | None) -> dict | None:
         "facts": facts,
         "refs": refs,
         "messages": [
-            {"turn_id": t.turn_id, "occurred_at": t.occurred_at.isoformat(), "user": t.user_input,
-             "assistant": t.assistant_response[:ASSISTANT_CHARS]}
+            {
+                "turn_id": t.turn_id,
+                "occurred_at": t.occurred_at.isoformat(),
+                "user": t.user_input,
+                "assistant": t.assistant_response[:ASSISTANT_CHARS],
+            }
             for t in window
         ],
         "timing": {"enqueued_at": enqueued_at or started, "prepare_started": started, "prepare_ms": prepare_ms},
@@ -242,8 +255,17 @@ def _finish_skipped(turn: Turn, reason: str, started: float, enqueued_at: float 
 
 
 def empty_outcome(reason: str = "") -> dict:
-    return {"added": [], "superseded": [], "expired": [], "pending": [], "duplicates": [], "rejected": [],
-            "ignored_ids": [], "edges": 0, "reason": reason}
+    return {
+        "added": [],
+        "superseded": [],
+        "expired": [],
+        "pending": [],
+        "duplicates": [],
+        "rejected": [],
+        "ignored_ids": [],
+        "edges": 0,
+        "reason": reason,
+    }
 
 
 def announce(turn: Turn, state: str) -> None:
@@ -264,8 +286,9 @@ def timings(job: dict, result: dict, apply_started: float) -> dict:
     ]
     return {
         "queue_wait_ms": round(sum(_ms(w) for w in waits), 3),
-        "processing_ms": round(t.get("prepare_ms", 0.0) + t.get("llm_task_ms", 0.0)
-                               + _ms(time.time() - apply_started), 3),
+        "processing_ms": round(
+            t.get("prepare_ms", 0.0) + t.get("llm_task_ms", 0.0) + _ms(time.time() - apply_started), 3
+        ),
         "llm_ms": round(result.get("llm_ms", 0.0), 3),
     }
 

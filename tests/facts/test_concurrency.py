@@ -33,8 +33,19 @@ def test_parallel_writer_processes_lose_nothing(tmp_path):
     }
     procs = [
         subprocess.Popen(
-            [sys.executable, str(Path(__file__).with_name("concurrent_writer.py")), str(n), str(FACTS_EACH), str(tenant.pk), str(tmp_path)],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            [
+                sys.executable,
+                str(Path(__file__).with_name("concurrent_writer.py")),
+                str(n),
+                str(FACTS_EACH),
+                str(tenant.pk),
+                str(tmp_path),
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         for n in range(WRITERS)
     ]
@@ -43,7 +54,7 @@ def test_parallel_writer_processes_lose_nothing(tmp_path):
         time.sleep(0.05)
     (tmp_path / "go").touch()
     outputs = [p.communicate(timeout=300) for p in procs]
-    for proc, (out, err) in zip(procs, outputs, strict=True):
+    for proc, (_out, err) in zip(procs, outputs, strict=True):
         assert "database is locked" not in err
         assert proc.returncode == 0, err[-2000:]
     assert MemoryUser.objects.filter(tenant=tenant).count() == 1

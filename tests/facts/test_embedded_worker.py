@@ -38,9 +38,7 @@ def broker(tmp_path):
     bookkeeping._last_touch.clear()
     _drop_broker_connections()
     yield folders
-    celery_app.conf.update(
-        task_always_eager=saved[0], broker_url=saved[1], broker_transport_options=saved[2]
-    )
+    celery_app.conf.update(task_always_eager=saved[0], broker_url=saved[1], broker_transport_options=saved[2])
     _drop_broker_connections()
 
 
@@ -63,9 +61,23 @@ def worker(broker, tmp_path):
         "CELERY_BROKER_URL": "filesystem://",
     }
     proc = subprocess.Popen(
-        [str(Path(sys.executable).with_name("celery")), "-A", "memory_service", "worker",
-         "-Q", "db,llm,embed", "--pool", "solo", "--loglevel", "WARNING"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [
+            str(Path(sys.executable).with_name("celery")),
+            "-A",
+            "memory_service",
+            "worker",
+            "-Q",
+            "db,llm,embed",
+            "--pool",
+            "solo",
+            "--loglevel",
+            "WARNING",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     yield proc
     proc.terminate()

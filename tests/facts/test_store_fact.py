@@ -93,7 +93,9 @@ def test_the_per_user_budget_refuses_more_text_and_keeps_what_was_stored(api, se
     kept = api.post("/users/u1/facts", {"text": "User collects stamps from the nineteen sixties.", "category": "other"})
     assert kept.status_code == 201
     before = _counts()
-    r = api.post("/users/u1/facts", {"text": "User restores old motorbikes in a shed behind the house.", "category": "project"})
+    r = api.post(
+        "/users/u1/facts", {"text": "User restores old motorbikes in a shed behind the house.", "category": "project"}
+    )
     assert r.status_code == 422 and r.json()["rule"] == "user_budget"
     assert _counts() == before
     # Profile facts are metered separately, so they still fit.

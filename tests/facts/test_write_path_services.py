@@ -26,10 +26,16 @@ def test_applying_the_same_change_twice_changes_nothing_the_second_time(alice):
 
 def test_an_explicit_contradiction_goes_through_the_policy(alice):
     user = _user(alice)
-    old = services.fact_store(user=user, text="User's name is Sam.", key="name", category="identity", actor=services.SYSTEM)
+    old = services.fact_store(
+        user=user, text="User's name is Sam.", key="name", category="identity", actor=services.SYSTEM
+    )
     result = services.fact_store(
-        user=user, text="User is called Samantha.", key="full_name", category="identity",
-        actor=services.Actor.extractor(), contradicts=old.fact,
+        user=user,
+        text="User is called Samantha.",
+        key="full_name",
+        category="identity",
+        actor=services.Actor.extractor(),
+        contradicts=old.fact,
     )
     assert result.outcome == "pending" and result.replaced.pk == old.fact.pk
     old.fact.refresh_from_db()
@@ -38,8 +44,12 @@ def test_an_explicit_contradiction_goes_through_the_policy(alice):
 
 def test_entities_are_normalised_and_shared_between_facts(alice):
     user = _user(alice)
-    services.fact_store(user=user, text="User deploys with Kubernetes.", entities=["  Kubernetes "], actor=services.SYSTEM)
-    services.fact_store(user=user, text="User debugs kubernetes pods.", entities=["kubernetes", "Pods"], actor=services.SYSTEM)
+    services.fact_store(
+        user=user, text="User deploys with Kubernetes.", entities=["  Kubernetes "], actor=services.SYSTEM
+    )
+    services.fact_store(
+        user=user, text="User debugs kubernetes pods.", entities=["kubernetes", "Pods"], actor=services.SYSTEM
+    )
     assert sorted(Entity.objects.values_list("name", flat=True)) == ["kubernetes", "pods"]
 
 
@@ -65,7 +75,11 @@ def test_resolution_matches_simple_plurals_and_aliases(alice):
     pg.save()
     assert resolve_entity(user=user, name="Postgres") == pg
     assert sorted(Entity.objects.filter(user=user).values_list("name", flat=True)) == [
-        "cities", "database", "glas", "glass", "postgresql"
+        "cities",
+        "database",
+        "glas",
+        "glass",
+        "postgresql",
     ]
 
 
@@ -90,7 +104,9 @@ def test_changes_are_announced_after_commit_with_the_touched_ids(alice, django_c
     assert user.facts_version == 1
 
 
-def test_a_failing_after_commit_receiver_never_fails_the_committed_write(api, django_capture_on_commit_callbacks, caplog):
+def test_a_failing_after_commit_receiver_never_fails_the_committed_write(
+    api, django_capture_on_commit_callbacks, caplog
+):
     def broken(sender, **kwargs):
         raise ConnectionError("broker is down")
 

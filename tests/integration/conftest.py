@@ -54,15 +54,28 @@ def stack(tmp_path_factory):
         # No CELERY_SKIP_CHECKS: start-up checks must leave a host without a database alone.
         llm_dir = tmp / "llm-host"
         (llm_dir / "var").mkdir(parents=True)
-        llm_env = clean_env(MEMORY_VAR_DIR=str(llm_dir / "var"), PYTHONPATH=str(ROOT),
-                            OPENAI_API_KEY="integration-key", OPENAI_BASE_URL=llm.url,
-                            MEMORY_LLM_BACKOFF_SECONDS="0.05", **broker)
+        llm_env = clean_env(
+            MEMORY_VAR_DIR=str(llm_dir / "var"),
+            PYTHONPATH=str(ROOT),
+            OPENAI_API_KEY="integration-key",
+            OPENAI_BASE_URL=llm.url,
+            MEMORY_LLM_BACKOFF_SECONDS="0.05",
+            **broker,
+        )
         llm_worker = start_worker("llm-1", "llm", cwd=llm_dir, env=llm_env, log_dir=tmp)
         procs.append(llm_worker)
         web, base = start_web({**db_env, "OPENAI_API_KEY": "integration-key", "OPENAI_BASE_URL": llm.url}, tmp)
         procs.append(web)
-        yield Stack(tmp=tmp, http=Http(base, key), llm=llm, llm_env=llm_env, llm_dir=llm_dir,
-                    llm_worker=llm_worker, db_worker=db_worker, procs=procs)
+        yield Stack(
+            tmp=tmp,
+            http=Http(base, key),
+            llm=llm,
+            llm_env=llm_env,
+            llm_dir=llm_dir,
+            llm_worker=llm_worker,
+            db_worker=db_worker,
+            procs=procs,
+        )
     finally:
         for proc in reversed(procs):
             proc.stop()

@@ -44,8 +44,9 @@ def wait_for(predicate, timeout: float = 30.0, interval: float = 0.1, what: str 
 
 def clean_env(**extra: str) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith(_SCRUB_PREFIXES)}
-    env.update({"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "PYTHONUNBUFFERED": "1",
-                "CELERY_TASK_ALWAYS_EAGER": "0"})
+    env.update(
+        {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "PYTHONUNBUFFERED": "1", "CELERY_TASK_ALWAYS_EAGER": "0"}
+    )
     env.update(extra)
     return env
 
@@ -57,8 +58,9 @@ class Proc:
         self.name = name
         self.log_path = log_dir / f"{name}.log"
         self._log = self.log_path.open("ab")
-        self.popen = subprocess.Popen(args, cwd=cwd, env=env, stdout=self._log, stderr=subprocess.STDOUT,
-                                      start_new_session=True)
+        self.popen = subprocess.Popen(
+            args, cwd=cwd, env=env, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True
+        )
 
     @property
     def pid(self) -> int:
@@ -118,9 +120,27 @@ def start_redis(tmp: Path) -> tuple[Proc, str]:
     port = free_port()
     data = tmp / "redis"
     data.mkdir()
-    proc = Proc("redis", [redis_bin, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(data),
-                          "--save", "", "--appendonly", "no", "--protected-mode", "yes"],
-                cwd=data, env=clean_env(), log_dir=tmp)
+    proc = Proc(
+        "redis",
+        [
+            redis_bin,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            str(data),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--protected-mode",
+            "yes",
+        ],
+        cwd=data,
+        env=clean_env(),
+        log_dir=tmp,
+    )
     url = f"redis://127.0.0.1:{port}/0"
 
     def ready():
@@ -136,18 +156,38 @@ def start_redis(tmp: Path) -> tuple[Proc, str]:
 
 
 def manage(args: list[str], env: dict) -> str:
-    out = subprocess.run([str(BIN / "python"), "manage.py", *args], cwd=ROOT, env=env, capture_output=True,
-                         text=True, timeout=180)
+    out = subprocess.run(
+        [str(BIN / "python"), "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=180
+    )
     if out.returncode != 0:
         raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{out.stdout}\n{out.stderr}")
     return out.stdout
 
 
 def start_worker(name: str, queues: str, *, cwd: Path, env: dict, log_dir: Path, concurrency: int = 1) -> Proc:
-    proc = Proc(name, [str(BIN / "celery"), "-A", "memory_service", "worker", "-Q", queues, "-n", f"{name}@%h",
-                       "--concurrency", str(concurrency), "--loglevel", "INFO", "--without-gossip",
-                       "--without-mingle", "--without-heartbeat"],
-                cwd=cwd, env=env, log_dir=log_dir)
+    proc = Proc(
+        name,
+        [
+            str(BIN / "celery"),
+            "-A",
+            "memory_service",
+            "worker",
+            "-Q",
+            queues,
+            "-n",
+            f"{name}@%h",
+            "--concurrency",
+            str(concurrency),
+            "--loglevel",
+            "INFO",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ],
+        cwd=cwd,
+        env=env,
+        log_dir=log_dir,
+    )
     wait_for(lambda: "ready." in proc.log() or proc.popen.poll() is not None, 60, 0.2, f"worker {name}")
     if proc.popen.poll() is not None:
         raise RuntimeError(f"worker {name} exited:\n{proc.log()}")
@@ -156,8 +196,13 @@ def start_worker(name: str, queues: str, *, cwd: Path, env: dict, log_dir: Path,
 
 def start_web(env: dict, log_dir: Path) -> tuple[Proc, str]:
     port = free_port()
-    proc = Proc("web", [str(BIN / "python"), "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
-                cwd=ROOT, env=env, log_dir=log_dir)
+    proc = Proc(
+        "web",
+        [str(BIN / "python"), "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
+        cwd=ROOT,
+        env=env,
+        log_dir=log_dir,
+    )
     base = f"http://127.0.0.1:{port}"
 
     def ready():
@@ -182,8 +227,12 @@ class Http:
 
     def call(self, method: str, path: str, body=None) -> tuple[int, dict]:
         data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(f"{self.base}/api/v1{path}", data=data, method=method, headers={
-            "Authorization": f"Bearer {self.key}", "Content-Type": "application/json"})
+        request = urllib.request.Request(
+            f"{self.base}/api/v1{path}",
+            data=data,
+            method=method,
+            headers={"Authorization": f"Bearer {self.key}", "Content-Type": "application/json"},
+        )
         try:
             with urllib.request.urlopen(request, timeout=30) as r:
                 return r.status, json.loads(r.read() or b"null")

@@ -23,8 +23,10 @@ def _wait_finished(stack, user_id, turn_id, timeout=45):
     try:
         return wait_for(finished, timeout, 0.2, f"turn {turn_id}")
     except TimeoutError:
-        raise AssertionError(f"turn {turn_id} did not finish.\n--- db worker ---\n{stack.db_worker.log()}\n"
-                             f"--- llm worker ---\n{stack.llm_worker.log()}") from None
+        raise AssertionError(
+            f"turn {turn_id} did not finish.\n--- db worker ---\n{stack.db_worker.log()}\n"
+            f"--- llm worker ---\n{stack.llm_worker.log()}"
+        ) from None
 
 
 def _live_texts(stack, user_id):
@@ -42,8 +44,9 @@ def test_turns_posted_over_http_come_out_as_facts_with_llm_calls_on_a_worker_wit
     ]
     calls_before = len(stack.llm.requests)
     for user_id, session, turn_id, text in turns:
-        status, body = stack.http.post(f"/users/{user_id}/turns",
-                                       {"session_id": session, "turn_id": turn_id, "user_input": text})
+        status, body = stack.http.post(
+            f"/users/{user_id}/turns", {"session_id": session, "turn_id": turn_id, "user_input": text}
+        )
         assert status == 202 and body["status"] == "queued" and body["extractor"] == "llm", body
 
     states = {turn_id: _wait_finished(stack, user_id, turn_id) for user_id, _, turn_id, _ in turns}
@@ -52,8 +55,12 @@ def test_turns_posted_over_http_come_out_as_facts_with_llm_calls_on_a_worker_wit
         state = states[turn_id]
         assert state["extractor"].startswith("llm:"), state  # the db worker has no key: the LLM worker called
         assert state["queue_wait_ms"] >= 0 and state["processing_ms"] >= state["llm_ms"] > 0
-    assert _live_texts(stack, "ana") == ["User lives in Lisbon.", "User uses Neovim.", "User works at Acme.",
-                                         "User's name is Ana."]
+    assert _live_texts(stack, "ana") == [
+        "User lives in Lisbon.",
+        "User uses Neovim.",
+        "User works at Acme.",
+        "User's name is Ana.",
+    ]
     assert _live_texts(stack, "ben") == ["User is allergic to peanuts."]
     assert len(stack.llm.requests) - calls_before == 3  # the greeting made no call
 
@@ -70,8 +77,9 @@ def test_a_worker_killed_in_the_middle_of_a_turn_is_replaced_and_the_turn_comple
     hang.delay = 60
     stack.llm.script(hang)
     calls_before = len(stack.llm.requests)
-    status, _ = stack.http.post("/users/cleo/turns", {"session_id": "s1", "turn_id": "c1",
-                                                      "user_input": "I live in Kyoto."})
+    status, _ = stack.http.post(
+        "/users/cleo/turns", {"session_id": "s1", "turn_id": "c1", "user_input": "I live in Kyoto."}
+    )
     assert status == 202
     assert stack.llm.wait_for_requests(calls_before + 1, timeout=30), stack.llm_worker.log()
     delivered = time.monotonic()

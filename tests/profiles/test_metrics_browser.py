@@ -26,9 +26,7 @@ def chromium_page(browser):
     page.set_default_timeout(15_000)
     blocked: list[str] = []
     # Everything must come from the live server: count any other request.
-    page.on(
-        "request", lambda r: blocked.append(r.url) if not r.url.startswith(("http://localhost", "data:")) else None
-    )
+    page.on("request", lambda r: blocked.append(r.url) if not r.url.startswith(("http://localhost", "data:")) else None)
     page.external_requests = blocked
     yield page
     context.close()

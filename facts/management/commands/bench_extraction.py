@@ -33,8 +33,18 @@ _SCRUB = ("DATABASE_", "CELERY_", "OPENAI_", "MEMORY_")
 
 CITIES = ["Lisbon", "Oslo", "Kyoto", "Porto", "Berlin", "Lima", "Accra", "Hanoi", "Quito", "Perth"]
 TOOLS = ["Neovim", "Emacs", "PostgreSQL", "Django", "Rust", "Go", "Kotlin", "Terraform", "Redis", "Figma"]
-THINGS = ["jazz", "hiking", "green tea", "chess", "sushi", "cycling", "sci-fi novels", "board games", "opera",
-          "surfing"]
+THINGS = [
+    "jazz",
+    "hiking",
+    "green tea",
+    "chess",
+    "sushi",
+    "cycling",
+    "sci-fi novels",
+    "board games",
+    "opera",
+    "surfing",
+]
 TEMPLATES = [
     "I live in {city} and I use {tool}.",
     "I really like {thing}. I use {tool} every day.",
@@ -79,8 +89,12 @@ class Command(BaseCommand):
         parser.add_argument("--turns", type=int, default=1000)
         parser.add_argument("--users", type=int, default=50)
         parser.add_argument("--concurrency", type=int, default=2, help="worker processes (default 2)")
-        parser.add_argument("--broker", choices=["filesystem", "redis"], default="filesystem",
-                            help="filesystem (embedded default) or redis (starts a private redis-server)")
+        parser.add_argument(
+            "--broker",
+            choices=["filesystem", "redis"],
+            default="filesystem",
+            help="filesystem (embedded default) or redis (starts a private redis-server)",
+        )
         parser.add_argument("--json", dest="json_out", help="also write the results to this JSON file")
         parser.add_argument("--keep", action="store_true", help="keep the temp workspace (logs, database)")
         parser.add_argument("--drive", action="store_true", help=argparse_hidden())
@@ -99,19 +113,37 @@ class Command(BaseCommand):
         redis_proc = None
         try:
             env = {k: v for k, v in os.environ.items() if not k.startswith(_SCRUB)}
-            env.update({
-                "DATABASE_URL": f"sqlite:///{work / 'bench.sqlite3'}", "MEMORY_VAR_DIR": str(work / "var"),
-                "CELERY_TASK_ALWAYS_EAGER": "0", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
-                "LOG_LEVEL": "WARNING", "DEBUG": "off",  # as in production: no per-query debug bookkeeping
-            })
+            env.update(
+                {
+                    "DATABASE_URL": f"sqlite:///{work / 'bench.sqlite3'}",
+                    "MEMORY_VAR_DIR": str(work / "var"),
+                    "CELERY_TASK_ALWAYS_EAGER": "0",
+                    "HF_HUB_OFFLINE": "1",
+                    "TRANSFORMERS_OFFLINE": "1",
+                    "LOG_LEVEL": "WARNING",
+                    "DEBUG": "off",  # as in production: no per-query debug bookkeeping
+                }
+            )
             if opts["broker"] == "redis":
                 redis_proc, env["CELERY_BROKER_URL"] = self._start_redis(work)
             self.stdout.write(f"Workspace {work} ({opts['broker']} broker); migrating…")
-            subprocess.run([str(BIN / "python"), "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT,
-                           env=env, check=True)
-            argv = [str(BIN / "python"), "manage.py", "bench_extraction", "--drive", "--turns", str(opts["turns"]),
-                    "--users", str(opts["users"]), "--concurrency", str(opts["concurrency"]),
-                    "--broker", opts["broker"]]
+            subprocess.run(
+                [str(BIN / "python"), "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
+            )
+            argv = [
+                str(BIN / "python"),
+                "manage.py",
+                "bench_extraction",
+                "--drive",
+                "--turns",
+                str(opts["turns"]),
+                "--users",
+                str(opts["users"]),
+                "--concurrency",
+                str(opts["concurrency"]),
+                "--broker",
+                opts["broker"],
+            ]
             if opts["json_out"]:
                 argv += ["--json", str(Path(opts["json_out"]).resolve())]
             if subprocess.run(argv, cwd=ROOT, env=env).returncode != 0:
@@ -130,13 +162,29 @@ class Command(BaseCommand):
     def _start_redis(self, work: Path):
         binary = shutil.which("redis-server")
         if binary is None:
-            raise CommandError("redis-server not found: install it (bash scripts/system-deps.sh) or use "
-                               "--broker filesystem.")
+            raise CommandError(
+                "redis-server not found: install it (bash scripts/system-deps.sh) or use --broker filesystem."
+            )
         port = _free_port()
         (work / "redis").mkdir(parents=True)
-        proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
-                                 "no", "--dir", str(work / "redis")], stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, start_new_session=True)
+        proc = subprocess.Popen(
+            [
+                binary,
+                "--port",
+                str(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(work / "redis"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             try:
@@ -169,10 +217,26 @@ class Command(BaseCommand):
         env = {**os.environ, "OPENAI_API_KEY": "bench", "OPENAI_BASE_URL": llm.url}
         log = (var / "worker.log").open("ab")
         worker = subprocess.Popen(
-            [str(BIN / "celery"), "-A", "memory_service", "worker", "-Q", f"{settings.MEMORY_QUEUE_DB},"
-             f"{settings.MEMORY_QUEUE_LLM}", "--concurrency", str(opts["concurrency"]), "--loglevel", "WARNING",
-             "--without-gossip", "--without-mingle", "--without-heartbeat"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            [
+                str(BIN / "celery"),
+                "-A",
+                "memory_service",
+                "worker",
+                "-Q",
+                f"{settings.MEMORY_QUEUE_DB},{settings.MEMORY_QUEUE_LLM}",
+                "--concurrency",
+                str(opts["concurrency"]),
+                "--loglevel",
+                "WARNING",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         try:
             # Warm-up (not measured): worker start-up, imports and the first connections in each pool process.
@@ -226,11 +290,19 @@ class Command(BaseCommand):
         from facts.extraction.turns import turn_submit
 
         text = TEMPLATES[i % len(TEMPLATES)].format(
-            city=CITIES[i % len(CITIES)], tool=TOOLS[(i // 3) % len(TOOLS)], thing=THINGS[(i // 7) % len(THINGS)],
-            company=f"Company{i % 13}", allergen=ALLERGENS[i % len(ALLERGENS)],
+            city=CITIES[i % len(CITIES)],
+            tool=TOOLS[(i // 3) % len(TOOLS)],
+            thing=THINGS[(i // 7) % len(THINGS)],
+            company=f"Company{i % 13}",
+            allergen=ALLERGENS[i % len(ALLERGENS)],
         )
-        turn_submit(user=user, session_id=f"s{i // 20}", turn_id=f"t{i}", user_input=text,
-                    assistant_response="Noted, thanks for telling me.")
+        turn_submit(
+            user=user,
+            session_id=f"s{i // 20}",
+            turn_id=f"t{i}",
+            user_input=text,
+            assistant_response="Noted, thanks for telling me.",
+        )
 
     @staticmethod
     def _results(tenant, n: int, started: float, submitted: float, opts) -> dict:
@@ -264,13 +336,19 @@ class Command(BaseCommand):
 
     def _report(self, r: dict) -> None:
         self.stdout.write("")
-        self.stdout.write(f"turns {r['turns']}: done {r['done']}, failed {r['failed']}, skipped {r['skipped']}; "
-                          f"{r['facts_live']} live facts ({r['broker']} broker, {r['concurrency']} worker processes, "
-                          f"{r['cpus']} CPUs)")
-        self.stdout.write(f"throughput        {r['turns_per_s']} turns/s ({r['elapsed_s']} s; submitting took "
-                          f"{r['submit_s']} s)")
-        for label, key in (("overhead (no LLM)", "overhead_ms"), ("queue wait", "queue_wait_ms"),
-                           ("fake LLM call", "llm_call_ms")):
+        self.stdout.write(
+            f"turns {r['turns']}: done {r['done']}, failed {r['failed']}, skipped {r['skipped']}; "
+            f"{r['facts_live']} live facts ({r['broker']} broker, {r['concurrency']} worker processes, "
+            f"{r['cpus']} CPUs)"
+        )
+        self.stdout.write(
+            f"throughput        {r['turns_per_s']} turns/s ({r['elapsed_s']} s; submitting took {r['submit_s']} s)"
+        )
+        for label, key in (
+            ("overhead (no LLM)", "overhead_ms"),
+            ("queue wait", "queue_wait_ms"),
+            ("fake LLM call", "llm_call_ms"),
+        ):
             self.stdout.write(f"{label:<18}p50 {r[key]['p50']} ms, p95 {r[key]['p95']} ms")
         if r["failed"]:
             self.stdout.write(self.style.WARNING(f"{r['failed']} turns failed: see their last_error."))

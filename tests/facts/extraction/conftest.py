@@ -56,5 +56,13 @@ def reply(**lists) -> FakeLLM:
 
 
 def add(text, key, category="other", entities=None, confidence=None, **extra) -> dict:
-    return {"text": text, "key": key, "category": category, "entities": entities or [], "confidence": confidence,
-            "valid_from": None, "event_time": None, **extra}
+    return {
+        "text": text,
+        "key": key,
+        "category": category,
+        "entities": entities or [],
+        "confidence": confidence,
+        "valid_from": None,
+        "event_time": None,
+        **extra,
+    }

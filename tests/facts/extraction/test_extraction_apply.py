@@ -11,26 +11,42 @@ from tests.facts.extraction.conftest import add, reply
 
 def _store(tenant, user_id, text, key, category="other", confidence=None, entities=None, valid_from=None):
     user = services.memory_user_get_or_create(tenant=tenant, user_id=user_id)
-    return services.fact_store(user=user, text=text, actor=services.SYSTEM, key=key, category=category,
-                               confidence=confidence, entities=entities, valid_from=valid_from).fact
+    return services.fact_store(
+        user=user,
+        text=text,
+        actor=services.SYSTEM,
+        key=key,
+        category=category,
+        confidence=confidence,
+        entities=entities,
+        valid_from=valid_from,
+    ).fact
 
 
 def test_an_extractor_naming_a_fact_of_another_user_or_tenant_changes_nothing(turns, fake_llm, alice, bob):
     other_user = _store(alice.tenant, "u2", "User likes jazz.", "music")
     other_tenant = _store(bob.tenant, "u1", "User likes opera.", "music")
     mine = _store(alice.tenant, "u1", "User likes rock.", "music")
-    fake_llm.script(reply(
-        supersede=[{"id": str(other_user.uuid), "text": "User likes techno.", "key": "dance"},
-                   {"id": str(other_tenant.uuid), "text": "User likes folk.", "key": "folk"}],
-        expire=[{"id": str(other_user.uuid), "valid_to": None, "reason": "x"},
+    fake_llm.script(
+        reply(
+            supersede=[
+                {"id": str(other_user.uuid), "text": "User likes techno.", "key": "dance"},
+                {"id": str(other_tenant.uuid), "text": "User likes folk.", "key": "folk"},
+            ],
+            expire=[
+                {"id": str(other_user.uuid), "valid_to": None, "reason": "x"},
                 {"id": str(other_tenant.uuid), "valid_to": None, "reason": "x"},
-                {"id": "f99", "valid_to": None, "reason": "x"}, {"id": "not-a-uuid", "reason": "x"}],
-    ))
+                {"id": "f99", "valid_to": None, "reason": "x"},
+                {"id": "not-a-uuid", "reason": "x"},
+            ],
+        )
+    )
     turns.post("I don't listen to jazz or opera any more.", turn_id="t1")
     state = turns.get("t1")
     assert state["status"] == "done"
     assert sorted(state["outcome"]["ignored_ids"]) == sorted(
-        [str(other_user.uuid), str(other_tenant.uuid)] * 2 + ["f99", "not-a-uuid"])
+        [str(other_user.uuid), str(other_tenant.uuid)] * 2 + ["f99", "not-a-uuid"]
+    )
     for fact in (other_user, other_tenant, mine):
         fact.refresh_from_db()
         assert fact.is_live
@@ -39,8 +55,13 @@ def test_an_extractor_naming_a_fact_of_another_user_or_tenant_changes_nothing(tu
 
 def test_a_supersede_by_prompt_ref_replaces_the_live_fact(turns, fake_llm, alice):
     old = _store(alice.tenant, "u1", "User uses Vim.", "editor", "environment", entities=["Vim"])
-    fake_llm.script(reply(supersede=[{"id": "f1", "text": "User uses Emacs.", "key": "editor",
-                                      "category": None, "entities": ["Emacs"]}]))
+    fake_llm.script(
+        reply(
+            supersede=[
+                {"id": "f1", "text": "User uses Emacs.", "key": "editor", "category": None, "entities": ["Emacs"]}
+            ]
+        )
+    )
     turns.post("I switched from Vim to Emacs.", turn_id="t1")
     old.refresh_from_db()
     new = Fact.objects.live().get()
@@ -52,8 +73,19 @@ def test_a_supersede_by_prompt_ref_replaces_the_live_fact(turns, fake_llm, alice
 
 def test_a_high_risk_contradiction_at_confidence_half_waits_for_confirmation(turns, fake_llm, alice):
     old = _store(alice.tenant, "u1", "User is allergic to peanuts.", "allergy", "health")
-    fake_llm.script(reply(supersede=[{"id": "f1", "text": "User is not allergic to peanuts.", "key": "allergy",
-                                      "category": "health", "confidence": 0.5}]))
+    fake_llm.script(
+        reply(
+            supersede=[
+                {
+                    "id": "f1",
+                    "text": "User is not allergic to peanuts.",
+                    "key": "allergy",
+                    "category": "health",
+                    "confidence": 0.5,
+                }
+            ]
+        )
+    )
     turns.post("Turns out I'm not allergic to peanuts after all.", turn_id="t1")
     old.refresh_from_db()
     pending = Fact.objects.get(status=Status.PENDING)
@@ -91,8 +123,15 @@ def test_an_expire_without_a_time_uses_the_turn_time(turns, fake_llm, alice):
 
 def test_edges_are_upserted_with_provenance_and_retire_with_their_fact(turns, fake_llm):
     works = add("User works at Initech.", "employer", "project", ["Initech"])
-    fake_llm.script(reply(add=[works], edges=[{"src": "User", "relation": "works at", "dst": "Initech"},
-                                              {"src": "user", "relation": "Works-At", "dst": "initech"}]))
+    fake_llm.script(
+        reply(
+            add=[works],
+            edges=[
+                {"src": "User", "relation": "works at", "dst": "Initech"},
+                {"src": "user", "relation": "Works-At", "dst": "initech"},
+            ],
+        )
+    )
     turns.post("I work at Initech.", turn_id="t1")
     edge = Edge.objects.get()
     fact = Fact.objects.get()
@@ -100,9 +139,20 @@ def test_edges_are_upserted_with_provenance_and_retire_with_their_fact(turns, fa
     assert edge.fact == fact and edge.valid_to is None
 
     # Superseded: the edge retires with its fact.
-    fake_llm.script(reply(supersede=[{"id": "f1", "text": "User works at Globex.", "key": "employer",
-                                      "category": "project", "entities": ["Globex"]}],
-                          edges=[{"src": "User", "relation": "works_at", "dst": "Globex"}]))
+    fake_llm.script(
+        reply(
+            supersede=[
+                {
+                    "id": "f1",
+                    "text": "User works at Globex.",
+                    "key": "employer",
+                    "category": "project",
+                    "entities": ["Globex"],
+                }
+            ],
+            edges=[{"src": "User", "relation": "works_at", "dst": "Globex"}],
+        )
+    )
     turns.post("I left Initech, I work at Globex now.", turn_id="t2")
     edge.refresh_from_db()
     fact.refresh_from_db()
@@ -124,8 +174,12 @@ def test_entity_aliases_and_plurals_resolve_to_one_entity(turns, fake_llm, alice
     pg = resolve_entity(user=user, name="PostgreSQL")
     pg.aliases = ["postgres", "pg"]
     pg.save()
-    fake_llm.script(reply(add=[add("User runs Postgres in production.", "database", "environment", ["Postgres"])],
-                          edges=[{"src": "Dogs", "relation": "guard", "dst": "pg"}]))
+    fake_llm.script(
+        reply(
+            add=[add("User runs Postgres in production.", "database", "environment", ["Postgres"])],
+            edges=[{"src": "Dogs", "relation": "guard", "dst": "pg"}],
+        )
+    )
     turns.post("We run Postgres in production, and my dogs guard the servers.", turn_id="t1")
     fact = Fact.objects.get()
     assert [t.entity_id for t in fact.entity_tags.all()] == [pg.pk]
@@ -136,8 +190,20 @@ def test_entity_aliases_and_plurals_resolve_to_one_entity(turns, fake_llm, alice
 
 
 def test_naive_times_from_the_client_and_the_model_are_read_as_utc(turns, fake_llm):
-    fake_llm.script(reply(add=[add("User started learning Greek.", "learning", "project", ["Greek"],
-                                   valid_from="2025-01-05T09:00:00", event_time="2025-01-05")]))
+    fake_llm.script(
+        reply(
+            add=[
+                add(
+                    "User started learning Greek.",
+                    "learning",
+                    "project",
+                    ["Greek"],
+                    valid_from="2025-01-05T09:00:00",
+                    event_time="2025-01-05",
+                )
+            ]
+        )
+    )
     turns.post("I started learning Greek in early January.", turn_id="t1", occurred_at="2025-03-10T12:00:00")
     state = turns.get("t1")
     assert state["occurred_at"].startswith("2025-03-10T12:00:00")

@@ -118,9 +118,15 @@ def test_the_retry_turns_command_requeues_failed_and_stuck_turns(turns, fake_llm
     fake_llm.script(*[FakeLLM.error(503)] * 3)
     turns.post("I drink green tea every morning.", turn_id="t1")
     Turn.objects.filter(turn_id="t1").update(session_id="other")  # its own session
-    stuck = Turn.objects.create(tenant_id=Turn.objects.get().tenant_id, user=Turn.objects.get().user,
-                                session_id="s9", turn_id="t9", user_input="I live in Oslo.", state="extracting",
-                                created_at=timezone.now() - timedelta(hours=1))
+    stuck = Turn.objects.create(
+        tenant_id=Turn.objects.get().tenant_id,
+        user=Turn.objects.get().user,
+        session_id="s9",
+        turn_id="t9",
+        user_input="I live in Oslo.",
+        state="extracting",
+        created_at=timezone.now() - timedelta(hours=1),
+    )
     fake_llm.script(reply(add=[TEA]), reply(add=[add("User lives in Oslo.", "home_city", "identity")]))
     out = StringIO()
     with turns.capture(execute=True):

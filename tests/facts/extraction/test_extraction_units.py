@@ -11,29 +11,60 @@ from facts.extraction.salience import skip_reason
 from facts.extraction.schema import InvalidReply, parse_reply
 
 
-@pytest.mark.parametrize("text,reason", [
-    ("Hello!", "greeting"), ("good morning :)", "greeting"), ("Thanks so much!!", "thanks"),
-    ("thank you", "thanks"), ("ok", "acknowledgement"), ("Sounds good.", "acknowledgement"),
-    ("Paris?", "one word"), ("   ", "empty"), ("Summarise this article about volcanoes.", "no first-person statement"),
-])
+@pytest.mark.parametrize(
+    "text,reason",
+    [
+        ("Hello!", "greeting"),
+        ("good morning :)", "greeting"),
+        ("Thanks so much!!", "thanks"),
+        ("thank you", "thanks"),
+        ("ok", "acknowledgement"),
+        ("Sounds good.", "acknowledgement"),
+        ("Paris?", "one word"),
+        ("   ", "empty"),
+        ("Summarise this article about volcanoes.", "no first-person statement"),
+    ],
+)
 def test_the_salience_gate_skips_turns_without_assertions(text, reason):
     assert skip_reason(text) == reason
 
 
-@pytest.mark.parametrize("text", [
-    "I live in Paris.", "Hi! My name is Ana.", "We switched our backend to Go.",
-    "Can you suggest vegan food since I'm vegan?",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I live in Paris.",
+        "Hi! My name is Ana.",
+        "We switched our backend to Go.",
+        "Can you suggest vegan food since I'm vegan?",
+    ],
+)
 def test_the_salience_gate_lets_first_person_statements_through(text):
     assert skip_reason(text) is None
 
 
 def test_a_reply_in_a_code_fence_with_unknown_category_and_bad_time_is_accepted_leniently():
-    raw = "```json\n" + json.dumps({
-        "add": [{"text": "User sails.", "key": None, "category": "Hobby", "entities": "sailing", "confidence": "0.7",
-                 "valid_from": "last spring", "event_time": "2025-06-01"}],
-        "supersede": [], "expire": [{"id": 7, "reason": None}], "edges": [],
-    }) + "\n```"
+    raw = (
+        "```json\n"
+        + json.dumps(
+            {
+                "add": [
+                    {
+                        "text": "User sails.",
+                        "key": None,
+                        "category": "Hobby",
+                        "entities": "sailing",
+                        "confidence": "0.7",
+                        "valid_from": "last spring",
+                        "event_time": "2025-06-01",
+                    }
+                ],
+                "supersede": [],
+                "expire": [{"id": 7, "reason": None}],
+                "edges": [],
+            }
+        )
+        + "\n```"
+    )
     reply = parse_reply(raw)
     item = reply.add[0]
     assert (item.key, item.category, item.entities, item.confidence) == ("", "other", ["sailing"], 0.7)
@@ -41,32 +72,52 @@ def test_a_reply_in_a_code_fence_with_unknown_category_and_bad_time_is_accepted_
     assert reply.expire[0].id == "7" and reply.expire[0].reason == ""
 
 
-@pytest.mark.parametrize("raw,fragment", [
-    ("", "empty"), ("not json", "not valid JSON"), ("[1, 2]", "one JSON object"),
-    ('{"add": [], "supersede": [], "expire": []}', "edges"),
-    ('{"add": [{"key": "x"}], "supersede": [], "expire": [], "edges": []}', "add.0.text"),
-    ('{"add": [], "supersede": [{"text": "User x."}], "expire": [], "edges": []}', "supersede.0.id"),
-])
+@pytest.mark.parametrize(
+    "raw,fragment",
+    [
+        ("", "empty"),
+        ("not json", "not valid JSON"),
+        ("[1, 2]", "one JSON object"),
+        ('{"add": [], "supersede": [], "expire": []}', "edges"),
+        ('{"add": [{"key": "x"}], "supersede": [], "expire": [], "edges": []}', "add.0.text"),
+        ('{"add": [], "supersede": [{"text": "User x."}], "expire": [], "edges": []}', "supersede.0.id"),
+    ],
+)
 def test_invalid_replies_say_what_is_wrong(raw, fragment):
     with pytest.raises(InvalidReply, match=fragment):
         parse_reply(raw)
 
 
 def test_entities_are_capped_at_four_and_deduplicated():
-    reply = parse_reply(json.dumps({"add": [{"text": "t", "entities": ["a", "b", "a", "c", "d", "e"]}],
-                                    "supersede": [], "expire": [], "edges": []}))
+    reply = parse_reply(
+        json.dumps(
+            {
+                "add": [{"text": "t", "entities": ["a", "b", "a", "c", "d", "e"]}],
+                "supersede": [],
+                "expire": [],
+                "edges": [],
+            }
+        )
+    )
     assert reply.add[0].entities == ["a", "b", "c", "d"]
 
 
 def test_the_rules_read_clear_first_person_statements_only():
-    reply = rules.extract([
-        "My name is Ana Lopez and I live in New York. I work at Acme Corp as a data engineer.",
-        "I'm allergic to peanuts, and I prefer dark mode. I use Neovim. I don't like meetings. I'm vegan.",
-        "Do I like cats? My friend lives in Rome.",
-    ])
+    reply = rules.extract(
+        [
+            "My name is Ana Lopez and I live in New York. I work at Acme Corp as a data engineer.",
+            "I'm allergic to peanuts, and I prefer dark mode. I use Neovim. I don't like meetings. I'm vegan.",
+            "Do I like cats? My friend lives in Rome.",
+        ]
+    )
     assert [a["text"] for a in reply["add"]] == [
-        "User's name is Ana Lopez.", "User lives in New York.", "User works at Acme Corp.",
-        "User is allergic to peanuts.", "User prefers dark mode.", "User uses Neovim.", "User dislikes meetings.",
+        "User's name is Ana Lopez.",
+        "User lives in New York.",
+        "User works at Acme Corp.",
+        "User is allergic to peanuts.",
+        "User prefers dark mode.",
+        "User uses Neovim.",
+        "User dislikes meetings.",
         "User is vegan.",
     ]
     assert {"src": "User", "relation": "lives_in", "dst": "New York"} in reply["edges"]
@@ -87,8 +138,9 @@ def test_a_later_statement_of_the_same_slot_wins_within_one_turn():
 
 def test_the_prompt_carries_the_doctrine_the_facts_with_ids_and_the_messages():
     messages = prompt.build_messages(
-        facts=[{"ref": "f1", "text": "User lives in Oslo.", "key": "home_city", "category": "identity",
-                "confidence": 0.4}],
+        facts=[
+            {"ref": "f1", "text": "User lives in Oslo.", "key": "home_city", "category": "identity", "confidence": 0.4}
+        ],
         messages=[{"occurred_at": "2025-03-10T12:00:00+00:00", "user": "I moved to Bergen.", "assistant": "Nice."}],
         now="2025-03-10T12:00:00+00:00",
     )
