@@ -8,12 +8,11 @@ from django.db import transaction
 from ninja import Query, Router, Status
 
 from facts import selectors, services
-from facts.schemas import DeletedOut, FactIn, FactListFilters, FactOut, FactPage, FactPatchIn, HistoryOut, Message
+from facts.schemas import DeletedOut, FactIn, FactListFilters, FactOut, FactPage, FactPatchIn, HistoryOut
 from memory_service.auth import require_scope
+from memory_service.schemas import ERRORS
 
 router = Router(tags=["facts"])
-
-ERRORS = {401: Message, 403: Message, 404: Message, 409: Message, 422: Message}
 
 
 @router.post("/users/{user_id}/facts", response={201: FactOut, 200: FactOut, **ERRORS})

@@ -130,9 +130,6 @@ class FactQuerySet(models.QuerySet):
     def pending(self):
         return self.filter(status=Status.PENDING)
 
-    def for_user(self, user: MemoryUser):
-        return self.filter(user=user)
-
     def valid_at(self, when):
         """Rows that were true at `when` (valid_from <= t < valid_to), whatever their status now."""
         return (
@@ -201,7 +198,6 @@ class Fact(models.Model):
 class HistoryAction(models.TextChoices):
     INSERT = "insert"
     REFRESH = "refresh"
-    UPDATE = "update"
     SUPERSEDE = "supersede"
     EXPIRE = "expire"
     PENDING = "pending"

@@ -13,12 +13,10 @@ from typing import Any
 from ninja import Router, Schema
 
 from facts import privacy, services
-from facts.schemas import Message
 from memory_service.auth import require_scope
+from memory_service.schemas import errors
 
 router = Router(tags=["privacy"])
-
-ERRORS = {401: Message, 403: Message, 404: Message}
 
 
 class ReceiptOut(Schema):
@@ -31,14 +29,14 @@ class ReceiptOut(Schema):
     created_at: datetime
 
 
-@router.delete("/users/{user_id}", response={200: ReceiptOut, **ERRORS})
+@router.delete("/users/{user_id}", response={200: ReceiptOut, **errors(401, 403, 404)})
 def erase_user(request, user_id: str):
     tenant = require_scope(request, "admin")
     user = services.memory_user_get(tenant=tenant, user_id=user_id)
     return privacy.user_erase(user=user, actor=services.Actor.api_key(request.auth))
 
 
-@router.get("/users/{user_id}/export", response={200: dict[str, Any], **ERRORS})
+@router.get("/users/{user_id}/export", response={200: dict[str, Any], **errors(401, 403, 404)})
 def export_user(request, user_id: str):
     tenant = require_scope(request, "read")
     user = services.memory_user_get(tenant=tenant, user_id=user_id)

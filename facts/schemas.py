@@ -99,7 +99,3 @@ class HistoryOut(Schema):
     source_turn_id: str
     reason: str
     created_at: datetime
-
-
-class Message(Schema):
-    detail: str

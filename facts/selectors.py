@@ -7,9 +7,9 @@ import binascii
 import json
 from datetime import datetime
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 
-from facts.models import Fact, FactHistory, MemoryUser
+from facts.models import Fact, FactHistory, MemoryUser, Tenant
 from memory_service.errors import Rejected
 
 FACT_RELATED = ("user", "source_turn", "superseded_by", "replaces")
@@ -55,3 +55,14 @@ def fact_list(
 def fact_history(*, fact: Fact) -> QuerySet[FactHistory]:
     """Audit entries of the fact's whole supersession chain, oldest first."""
     return FactHistory.objects.filter(tenant_id=fact.tenant_id, chain_id=fact.chain_id).order_by("created_at", "id")
+
+
+def pending_count(*, tenant: Tenant) -> int:
+    """How many changes wait in the tenant's confirmation queue (the dashboard badge)."""
+    return Fact.objects.pending().filter(tenant=tenant).count()
+
+
+def pending_counts(*, tenants) -> dict[int, int]:
+    """pending_count for several tenants in one query, by tenant pk (absent: none waiting)."""
+    rows = Fact.objects.pending().filter(tenant__in=tenants).values_list("tenant").annotate(n=Count("id"))
+    return dict(rows.values_list("tenant", "n"))

@@ -19,13 +19,14 @@ import time
 from celery import shared_task
 from django.conf import settings
 
+from facts.extraction.apply import apply
+from facts.extraction.pipeline import prepare
+
 log = logging.getLogger(__name__)
 
 
 @shared_task(name="facts.extract_turn", queue=settings.MEMORY_QUEUE_DB, acks_late=True)
 def extract_turn(turn_pk: int, enqueued_at: float | None = None) -> None:
-    from facts.extraction.turns import prepare
-
     job = prepare(turn_pk, enqueued_at)
     if job is None:
         return
@@ -35,7 +36,9 @@ def extract_turn(turn_pk: int, enqueued_at: float | None = None) -> None:
 
 @shared_task(name="facts.call_extractor", queue=settings.MEMORY_QUEUE_LLM, acks_late=True)
 def call_extractor(job: dict) -> None:
-    # Imports nothing that touches the database: this may run on an LLM-only machine.
+    # Touches no database: this may run on an LLM-only machine. The llm module is imported
+    # here, not at the top, because it loads the openai SDK (seconds of start-up), which only
+    # workers of the llm queue need; the web process and db workers never call the model.
     from facts.extraction.llm import ExtractionFailed, run_extractor
 
     started = time.time()
@@ -60,6 +63,4 @@ def call_extractor(job: dict) -> None:
 
 @shared_task(name="facts.apply_extraction", queue=settings.MEMORY_QUEUE_DB, acks_late=True)
 def apply_extraction(job: dict, result: dict) -> None:
-    from facts.extraction.apply import apply
-
     apply(job, result)

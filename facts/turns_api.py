@@ -9,14 +9,12 @@ from django.db import transaction
 from ninja import Field, Router, Schema, Status
 
 from facts import services
-from facts.extraction import turns
 from facts.extraction.status import extractor_state
-from facts.schemas import Message
+from facts.services import turns
 from memory_service.auth import require_scope
+from memory_service.schemas import ERRORS
 
 router = Router(tags=["turns"])
-
-ERRORS = {401: Message, 403: Message, 404: Message, 409: Message, 422: Message}
 
 
 class TurnIn(Schema):
@@ -61,7 +59,6 @@ def post_turn(request, user_id: str, payload: TurnIn):
     Posting the same turn_id again returns the stored turn (200) without queueing it twice.
     """
     tenant = require_scope(request, "write")
-    services.validate_user_id(user_id)
     # One transaction: a turn refused by turn_submit leaves no new user behind.
     with transaction.atomic():
         user = services.memory_user_get_or_create(tenant=tenant, user_id=user_id)

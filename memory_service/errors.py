@@ -32,7 +32,3 @@ class Rejected(ServiceError):
     def __init__(self, rule: str, detail: str):
         super().__init__(detail, rule=rule)
         self.rule = rule
-
-
-class LimitExceeded(ServiceError):
-    status = 429

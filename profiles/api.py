@@ -7,9 +7,9 @@ from typing import Literal
 from ninja import Router, Status
 
 from facts import services as fact_services
-from facts.schemas import Message
 from memory_service.auth import require_scope
 from memory_service.errors import Rejected
+from memory_service.schemas import errors
 from profiles import metrics, services
 from profiles.models import ProfileTrigger
 from profiles.schemas import ContextIn, ContextOut, MetricsOut, ProfileOut, SessionEndOut
@@ -18,10 +18,8 @@ from profiles.tokens import ENCODING_NAME
 
 router = Router(tags=["profiles"])
 
-ERRORS = {401: Message, 403: Message, 404: Message, 422: Message}
 
-
-@router.get("/users/{user_id}/profile", response={200: ProfileOut, **ERRORS})
+@router.get("/users/{user_id}/profile", response={200: ProfileOut, **errors(401, 403, 404, 422)})
 def get_profile(request, user_id: str):
     tenant = require_scope(request, "read")
     user = fact_services.memory_user_get(tenant=tenant, user_id=user_id)
@@ -38,7 +36,7 @@ def get_profile(request, user_id: str):
     }
 
 
-@router.post("/users/{user_id}/sessions/{session_id}/end", response={202: SessionEndOut, **ERRORS})
+@router.post("/users/{user_id}/sessions/{session_id}/end", response={202: SessionEndOut, **errors(401, 403, 404, 422)})
 def end_session(request, user_id: str, session_id: str):
     tenant = require_scope(request, "write")
     if not 1 <= len(session_id) <= 128:
@@ -51,7 +49,7 @@ def end_session(request, user_id: str, session_id: str):
     return Status(202, {"user_id": user.external_id, "session_id": session_id, "status": status})
 
 
-@router.post("/users/{user_id}/context", response={200: ContextOut, **ERRORS})
+@router.post("/users/{user_id}/context", response={200: ContextOut, **errors(401, 403, 404, 422)})
 def context(request, user_id: str, payload: ContextIn):
     tenant = require_scope(request, "read")
     user = fact_services.memory_user_get(tenant=tenant, user_id=user_id)
@@ -67,7 +65,7 @@ def context(request, user_id: str, payload: ContextIn):
     }
 
 
-@router.get("/metrics", response={200: MetricsOut, **ERRORS})
+@router.get("/metrics", response={200: MetricsOut, **errors(401, 403, 404, 422)})
 def tenant_metrics(request, window: Literal["1h", "24h", "7d", "30d"] = "7d"):
     tenant = require_scope(request, "read")
     return metrics.tenant_metrics(tenant, window=window)

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 from prometheus_client import CONTENT_TYPE_LATEST
 
-from facts.models import Fact
+from facts import selectors
 from facts.permissions import tenant_for_staff
 from profiles import charts, metrics
 from profiles.prometheus import exposition
@@ -31,7 +31,7 @@ def metrics_page(request, tenant_id):
     evaluation = data["eval_recall"]
     context = {
         "tenant": tenant,
-        "queue_count": Fact.objects.pending().filter(tenant=tenant).count(),
+        "queue_count": selectors.pending_count(tenant=tenant),
         "m": data,
         "window": window,
         "windows": list(metrics.WINDOWS),

@@ -6,17 +6,15 @@ from django.db.models import prefetch_related_objects
 from ninja import Router
 
 from facts import services as fact_services
-from facts.schemas import Message
 from memory_service.auth import require_scope
+from memory_service.schemas import errors
 from recall import services
 from recall.schemas import RecallIn, RecallOut
 
 router = Router(tags=["recall"])
 
-ERRORS = {401: Message, 403: Message, 404: Message, 422: Message}
 
-
-@router.post("/users/{user_id}/recall", response={200: RecallOut, **ERRORS})
+@router.post("/users/{user_id}/recall", response={200: RecallOut, **errors(401, 403, 404, 422)})
 def recall(request, user_id: str, payload: RecallIn):
     tenant = require_scope(request, "read")
     user = fact_services.memory_user_get(tenant=tenant, user_id=user_id)

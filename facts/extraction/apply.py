@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from facts import services
 from facts.entities import resolve_entity
-from facts.extraction import turns
+from facts.extraction import pipeline
 from facts.guard import check_untrusted_text
 from facts.models import Edge, Fact, FactEntity, SessionCursor, Turn, TurnState
 from memory_service.errors import Conflict, Rejected
@@ -75,7 +75,7 @@ class Applier:
         self.refs: dict[str, str] = job.get("refs", {})
         self.user_texts = [m["user"] for m in job.get("messages", [])]
         self.actor = services.Actor.extractor(extractor.split(":")[0] or "llm")
-        self.outcome = turns.empty_outcome()
+        self.outcome = pipeline.empty_outcome()
         self.touched: list[Fact] = []  # added or refreshed: candidates for edge provenance
 
     # --- ids -------------------------------------------------------------------------------
@@ -210,7 +210,7 @@ def apply(job: dict, result: dict) -> None:
     """Apply the extractor's result for a prepared job, or record its failure."""
     apply_started = time.time()
     if result.get("error"):
-        turns.fail(job, result, apply_started)
+        pipeline.fail(job, result, apply_started)
         return
     turn = Turn.objects.select_related("user").filter(pk=job["turn_pk"]).first()
     if turn is None:
@@ -233,13 +233,15 @@ def apply(job: dict, result: dict) -> None:
                 finished_at=timezone.now(),
                 extractor=result.get("extractor", "")[:32],
                 outcome=outcome,
-                **turns.timings(job, result, apply_started),
+                **pipeline.timings(job, result, apply_started),
             )
-            turns.announce(turn, TurnState.DONE)
+            pipeline.announce(turn, TurnState.DONE)
     except Exception as exc:
         # Nothing of this result was written (one transaction); keep the turn for the next attempt.
         log.exception("Applying the extraction of turn %s failed", turn.pk)
-        turns.fail(job, {**result, "error": f"applying the result failed: {type(exc).__name__}: {exc}"}, apply_started)
+        pipeline.fail(
+            job, {**result, "error": f"applying the result failed: {type(exc).__name__}: {exc}"}, apply_started
+        )
 
 
 def _cover_window(turn: Turn, job: dict) -> None:
@@ -250,10 +252,10 @@ def _cover_window(turn: Turn, job: dict) -> None:
             state=TurnState.DONE,
             finished_at=timezone.now(),
             last_error="",
-            outcome={**turns.empty_outcome(f"applied with turn {turn.turn_id}")},
+            outcome={**pipeline.empty_outcome(f"applied with turn {turn.turn_id}")},
         )
         if updated:
-            turns.announce(other, TurnState.DONE)
+            pipeline.announce(other, TurnState.DONE)
 
 
 def _advance_cursor(turn: Turn, job: dict) -> None:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from django.http import Http404
 
-from facts.models import Fact, MemoryUser, Status, Tenant
+from facts import selectors, services
+from facts.models import MemoryUser, Tenant
 from facts.permissions import tenant_for_staff
+from memory_service.errors import NotFound
 
 
 def staff_tenant(request, tenant_id) -> Tenant:
@@ -14,7 +16,7 @@ def staff_tenant(request, tenant_id) -> Tenant:
 
 
 def queue_count(tenant: Tenant) -> int:
-    return Fact.objects.filter(tenant=tenant, status=Status.PENDING).count()
+    return selectors.pending_count(tenant=tenant)
 
 
 def tenant_context(tenant: Tenant, **extra) -> dict:
@@ -22,7 +24,8 @@ def tenant_context(tenant: Tenant, **extra) -> dict:
 
 
 def memory_user_or_404(tenant: Tenant, user_id: str) -> MemoryUser:
-    user = MemoryUser.objects.filter(tenant=tenant, external_id=user_id).first()
-    if user is None:
-        raise Http404("No such user.")
-    return user
+    """services.memory_user_get for a page: an unknown user is the dashboard's 404."""
+    try:
+        return services.memory_user_get(tenant=tenant, user_id=user_id)
+    except NotFound as exc:
+        raise Http404("No such user.") from exc

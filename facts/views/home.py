@@ -7,8 +7,9 @@ from django.db.models import Count
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from facts import selectors
 from facts.extraction.status import extractor_state
-from facts.models import DeletionReceipt, Fact, MemoryUser, Status, Turn, TurnState
+from facts.models import DeletionReceipt, Fact, MemoryUser, Turn, TurnState
 from facts.permissions import tenants_for
 from facts.views.common import staff_tenant, tenant_context
 from recall.embeddings import embedder_state
@@ -18,12 +19,7 @@ from recall.embeddings import embedder_state
 @require_GET
 def home(request):
     tenants = list(tenants_for(request.user).annotate(n_users=Count("memory_users")).order_by("name"))
-    pending = dict(
-        Fact.objects.filter(tenant__in=tenants, status=Status.PENDING)
-        .values_list("tenant")
-        .annotate(n=Count("id"))
-        .values_list("tenant", "n")
-    )
+    pending = selectors.pending_counts(tenants=tenants)
     rows = [{"tenant": t, "users": t.n_users, "queue": pending.get(t.pk, 0)} for t in tenants]
     return render(request, "facts/home.html", {"rows": rows})
 

@@ -19,13 +19,7 @@ PAGE = 50
 
 def _current_of(fact: Fact) -> Fact | None:
     """The live fact an approval would supersede, else the one it was proposed against."""
-    if fact.replaces_id and fact.replaces.is_live:
-        return fact.replaces
-    if fact.key:
-        live = Fact.objects.live().filter(user_id=fact.user_id, key=fact.key).exclude(pk=fact.pk).first()
-        if live is not None:
-            return live
-    return fact.replaces
+    return services.supersede_target(fact) or fact.replaces
 
 
 def queue_item(fact: Fact, *, error: str = "") -> dict:

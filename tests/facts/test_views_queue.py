@@ -6,6 +6,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from facts import services
 from facts.models import Fact, FactHistory, HistoryAction, Status
 from tests.facts.dashboard_helpers import pending_change, staff_of
 
@@ -109,3 +110,16 @@ def test_it_only_accepts_post_for_decisions(queue):
     assert queue["client"].get(_url(queue, "approve")).status_code == 405
     queue["pending"].refresh_from_db()
     assert queue["pending"].status == Status.PENDING
+
+
+def test_the_queue_shows_the_fact_an_approval_would_supersede_when_the_original_was_corrected(queue):
+    # The fact the change was proposed against was corrected meanwhile: the queue and the
+    # approval must both name the correction (facts.services.pending.supersede_target).
+    correction = services.fact_supersede(
+        fact=queue["live"], text="User lives in Bremen.", actor=services.SYSTEM, reason="corrected"
+    )
+    html = queue["client"].get(reverse("dashboard-queue", kwargs={"tenant_id": queue["tenant"].pk})).content.decode()
+    assert "<del>Bremen.</del>" in html and "<ins>Hamburg now.</ins>" in html
+    queue["client"].post(_url(queue, "approve"))
+    correction.refresh_from_db()
+    assert correction.status == Status.SUPERSEDED and correction.superseded_by_id == queue["pending"].pk

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.fake_llm import FakeLLM, rules_responder
+from facts.extraction.scripted_llm import rules_responder
+from tests.fake_llm import FakeLLM
 from tests.integration.stack import ROOT, Http, Proc, clean_env, manage, start_redis, start_web, start_worker
 
 VISIBILITY_TIMEOUT = 4  # seconds before Redis hands an unacknowledged task to another worker

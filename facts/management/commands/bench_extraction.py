@@ -2,8 +2,8 @@
 
 It never touches your database: it builds a throwaway workspace (SQLite file,
 var folder, broker) in a temp folder, migrates it, and re-runs itself inside
-it as the driver, which starts the fake LLM (tests.fake_llm, answering at once
-with the offline rules applied to the prompt) and a worker consuming the db
+it as the driver, which starts the scripted LLM (facts.extraction.scripted_llm,
+answering at once with the offline rules applied to the prompt) and a worker consuming the db
 and llm queues, submits the turns, and waits for every one to finish.
 
 Reported: turns/s (first turn stored -> last turn finished) and, per turn,
@@ -13,6 +13,7 @@ the time inside the HTTP call to the model) and the queue wait.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
@@ -26,6 +27,13 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.db.models import Max
+from tqdm import tqdm
+
+from facts.extraction.scripted_llm import ScriptedLLM, rules_responder
+from facts.models import Fact, Tenant, Turn, TurnState
+from facts.services import memory_user_get_or_create
+from facts.services.turns import turn_submit
 
 ROOT = Path(settings.BASE_DIR)
 BIN = Path(sys.executable).parent
@@ -198,21 +206,11 @@ class Command(BaseCommand):
     # --- driver: inside the workspace ----------------------------------------------------------
 
     def _drive(self, opts) -> None:
-        from tqdm import tqdm
-
-        from facts.models import Tenant
-        from facts.services import memory_user_get_or_create
-
-        try:
-            from tests.fake_llm import FakeLLM, rules_responder
-        except ImportError as exc:
-            raise CommandError(f"The fake LLM lives in tests/fake_llm.py; run from a full checkout ({exc}).") from exc
-
         if "bench-extraction-" not in str(settings.DATABASES["default"]["NAME"]):
             raise CommandError("--drive runs only inside the workspace the command prepares; run it without --drive.")
         # A SIGTERM (Ctrl-C of the parent, a timeout) must still run the finally below and stop the worker.
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-        llm = FakeLLM(responder=rules_responder)
+        llm = ScriptedLLM(rules_responder).start()
         var = Path(settings.VAR_DIR)
         env = {**os.environ, "OPENAI_API_KEY": "bench", "OPENAI_BASE_URL": llm.url}
         log = (var / "worker.log").open("ab")
@@ -260,17 +258,13 @@ class Command(BaseCommand):
         finally:
             _stop(worker)
             log.close()
-            llm.close()
+            llm.stop()
         self._report(results)
         if opts["json_out"]:
             Path(opts["json_out"]).write_text(json.dumps(results, indent=2))
 
     @staticmethod
     def _wait(tenant, n: int, worker: subprocess.Popen, var: Path, label: str) -> None:
-        from tqdm import tqdm
-
-        from facts.models import Turn, TurnState
-
         pending = Turn.objects.filter(tenant=tenant, state__in=[TurnState.QUEUED, TurnState.EXTRACTING])
         with tqdm(total=n, desc=label, unit="turn") as bar:
             done, last_progress, last_done = 0, time.monotonic(), -1
@@ -287,8 +281,6 @@ class Command(BaseCommand):
 
     @staticmethod
     def _submit(user, i: int) -> None:
-        from facts.extraction.turns import turn_submit
-
         text = TEMPLATES[i % len(TEMPLATES)].format(
             city=CITIES[i % len(CITIES)],
             tool=TOOLS[(i // 3) % len(TOOLS)],
@@ -306,10 +298,6 @@ class Command(BaseCommand):
 
     @staticmethod
     def _results(tenant, n: int, started: float, submitted: float, opts) -> dict:
-        from django.db.models import Max
-
-        from facts.models import Fact, Turn, TurnState
-
         rows = list(Turn.objects.filter(tenant=tenant).values("state", "processing_ms", "llm_ms", "queue_wait_ms"))
         finished = Turn.objects.filter(tenant=tenant).aggregate(last=Max("finished_at"))["last"].timestamp()
         done = [r for r in rows if r["state"] == TurnState.DONE]
@@ -355,6 +343,4 @@ class Command(BaseCommand):
 
 
 def argparse_hidden():
-    import argparse
-
     return argparse.SUPPRESS

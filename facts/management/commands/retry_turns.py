@@ -7,8 +7,8 @@ from datetime import timedelta
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from facts.extraction.turns import retry_turns
 from facts.management.tenants import tenant_from_arg
+from facts.services.turns import retry_turns
 
 
 class Command(BaseCommand):

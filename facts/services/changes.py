@@ -1,0 +1,66 @@
+"""What every write does besides changing the row: the audit entry and the announcement."""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import transaction
+from django.db.models import F
+
+from facts.models import Fact, FactHistory, MemoryUser
+from facts.services.actors import Actor
+from facts.signals import facts_changed
+
+logger = logging.getLogger(__name__)
+
+
+def snapshot(fact: Fact, *, with_text: bool = True) -> dict:
+    data = {
+        "id": str(fact.uuid),
+        "key": fact.key,
+        "category": fact.category,
+        "confidence": fact.confidence,
+        "status": fact.status,
+        "valid_from": fact.valid_from.isoformat() if fact.valid_from else None,
+        "valid_to": fact.valid_to.isoformat() if fact.valid_to else None,
+        "superseded_by": str(fact.superseded_by.uuid) if fact.superseded_by_id else None,
+        "replaces": str(fact.replaces.uuid) if fact.replaces_id else None,
+    }
+    if with_text:
+        data["text"] = fact.text
+    return data
+
+
+def record(fact: Fact, action: str, actor: Actor, *, before=None, after=None, reason: str = "") -> None:
+    """Append the FactHistory entry of one change."""
+    FactHistory.objects.create(
+        tenant_id=fact.tenant_id,
+        user_id=fact.user_id,
+        fact_uuid=fact.uuid,
+        chain_id=fact.chain_id,
+        action=action,
+        before=before,
+        after=after,
+        actor_kind=actor.kind,
+        actor_id=actor.id,
+        source_turn_id=fact.source_turn.turn_id if fact.source_turn_id else "",
+        reason=reason,
+    )
+
+
+def announce(user: MemoryUser, fact_ids: list[int]) -> None:
+    """Bump the user's facts_version now and send facts_changed once the transaction commits."""
+    MemoryUser.objects.filter(pk=user.pk).update(facts_version=F("facts_version") + 1)
+    ids = list(dict.fromkeys(fact_ids))
+
+    def send() -> None:
+        # The change is committed: a failing receiver (say, the broker is down)
+        # must not turn it into an error, or the client's retry would count as a
+        # repetition. The index catches up via rebuild_recall_index/reindex_embeddings.
+        for receiver, result in facts_changed.send_robust(
+            sender=Fact, tenant_id=user.tenant_id, user_id=user.pk, fact_ids=ids
+        ):
+            if isinstance(result, Exception):
+                logger.error("facts_changed receiver %r failed for %d facts: %s", receiver, len(ids), result)
+
+    transaction.on_commit(send)

@@ -1,0 +1,105 @@
+"""Changing a stored fact: supersede it with a correction, expire it, or forget it."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from facts.entities import tag_fact
+from facts.guard import check_fact_text
+from facts.models import Fact, FactHistory, HistoryAction, MemoryUser, Status
+from facts.services.actors import Actor
+from facts.services.budgets import check_budget, same_meter
+from facts.services.changes import announce, record, snapshot
+from facts.services.normalise import normalise_category, normalise_key, text_hash
+from facts.services.store import FactDraft, insert_fact, retire_superseded
+from memory_service.errors import Conflict
+
+
+@transaction.atomic
+def fact_supersede(
+    *,
+    fact: Fact,
+    text: str,
+    actor: Actor,
+    category: str | None = None,
+    key: str | None = None,
+    confidence: float | None = None,
+    entities: list[str] | None = None,
+    source_turn=None,
+    source_excerpt: str = "",
+    reason: str = "replaced",
+) -> Fact:
+    """Retire `fact` and insert its replacement in one transaction (PATCH)."""
+    text = check_fact_text(text)
+    old = Fact.objects.select_for_update().select_related("user").get(pk=fact.pk)
+    if not old.is_live:
+        raise Conflict(f"Only a live fact can be superseded; this one is {old.status}.")
+    category = normalise_category(category or old.category)
+    new_conf = old.confidence if confidence is None else min(max(confidence, 0.0), 1.0)
+    check_budget(old.user, category, len(text), len(old.text) if same_meter(old.category, category) else 0)
+    now = timezone.now()
+    draft = FactDraft(
+        text=text,
+        digest=text_hash(text),
+        category=category,
+        key=normalise_key(key) if key is not None else old.key,
+        confidence=new_conf,
+        valid_from=now,
+        source_turn=source_turn,
+        source_excerpt=source_excerpt,
+    )
+    new = insert_fact(old.user, draft, actor, now=now, chain_id=old.chain_id)
+    retire_superseded(old, new, actor, now, reason=reason)
+    tag_fact(new, entities if entities is not None else [t.entity.display_name for t in old.entity_tags.all()])
+    announce(old.user, [old.pk, new.pk])
+    return new
+
+
+@transaction.atomic
+def fact_expire(*, fact: Fact, actor: Actor, valid_to: datetime | None = None, reason: str = "") -> Fact:
+    """Mark a fact as no longer true from `valid_to` (default now), without a replacement."""
+    fact = Fact.objects.select_for_update().select_related("user").get(pk=fact.pk)
+    if not fact.is_live:
+        raise Conflict(f"Only a live fact can expire; this one is {fact.status}.")
+    before = snapshot(fact)
+    now = timezone.now()
+    fact.valid_to = max(valid_to or now, fact.valid_from)
+    fact.status = Status.EXPIRED
+    fact.updated_at = now
+    fact.save(update_fields=["valid_to", "status", "updated_at"])
+    for edge in fact.edges.filter(valid_to=None):
+        edge.valid_to = fact.valid_to
+        edge.save(update_fields=["valid_to"])
+    record(fact, HistoryAction.EXPIRE, actor, before=before, after=snapshot(fact), reason=reason)
+    announce(fact.user, [fact.pk])
+    return fact
+
+
+def _forget(fact: Fact, actor: Actor, reason: str) -> None:
+    # History keeps that the fact existed and was forgotten, never its words.
+    FactHistory.objects.filter(fact_uuid=fact.uuid).update(before=None, after=None)
+    record(fact, HistoryAction.DELETE, actor, before=snapshot(fact, with_text=False), reason=reason)
+    fact.delete()
+
+
+@transaction.atomic
+def fact_forget(*, fact: Fact, actor: Actor) -> None:
+    user, pk = fact.user, fact.pk
+    _forget(fact, actor, "forgotten on request")
+    announce(user, [pk])
+
+
+@transaction.atomic
+def facts_forget_by_key(*, user: MemoryUser, key: str, actor: Actor) -> int:
+    """Forget every fact of the user with this key, live or retired."""
+    facts = list(Fact.objects.filter(user=user, key=normalise_key(key)))
+    for fact in facts:
+        # Reload: forgetting an earlier one may have nulled this one's links (replaces, superseded_by).
+        fact.refresh_from_db()
+        _forget(fact, actor, f"forgotten with key {fact.key!r}")
+    if facts:
+        announce(user, [f.pk for f in facts])
+    return len(facts)

@@ -1,0 +1,71 @@
+"""The confirmation queue: staff approve or reject a change that waits for them."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from facts.guard import check_fact_text
+from facts.models import Fact, HistoryAction, Status
+from facts.services.actors import Actor
+from facts.services.changes import announce, record, snapshot
+from facts.services.normalise import text_hash
+from facts.services.store import retire_superseded
+from memory_service.errors import Conflict
+
+
+def supersede_target(fact: Fact) -> Fact | None:
+    """The live fact that approving the pending `fact` would supersede, if any.
+
+    The fact it was proposed against while that is still live, else the user's
+    other live fact with the same key.
+    """
+    if fact.replaces_id and fact.replaces.is_live:
+        return fact.replaces
+    if fact.key:
+        return Fact.objects.live().filter(user_id=fact.user_id, key=fact.key).exclude(pk=fact.pk).first()
+    return None
+
+
+def _claim_pending(fact: Fact, new_status: str, now) -> Fact:
+    # Compare-and-set: when two staff decide at once, only one update matches.
+    claimed = Fact.objects.filter(pk=fact.pk, status=Status.PENDING).update(status=new_status, updated_at=now)
+    if claimed != 1:
+        current = Fact.objects.filter(pk=fact.pk).values_list("status", flat=True).first()
+        raise Conflict(f"This change was already decided ({current or 'deleted'}).")
+    return Fact.objects.select_related("user", "replaces").get(pk=fact.pk)
+
+
+@transaction.atomic
+def pending_approve(*, fact: Fact, actor: Actor, text: str | None = None) -> Fact:
+    """Approve a pending change: it becomes live and supersedes what it replaces."""
+    now = timezone.now()
+    before = snapshot(fact)
+    fact = _claim_pending(fact, Status.ACTIVE, now)
+    if text is not None and text.strip() != fact.text:
+        fact.text = check_fact_text(text)
+        fact.text_hash = text_hash(fact.text)
+    fact.confidence = max(fact.confidence, settings.MEMORY_CONFIRMED_CONFIDENCE)
+    fact.valid_from = now
+    fact.save(update_fields=["text", "text_hash", "confidence", "valid_from"])
+    target = supersede_target(fact)
+    touched = [fact.pk]
+    if target is not None:
+        retire_superseded(target, fact, actor, now, reason="confirmed by staff")
+        touched.append(target.pk)
+    record(fact, HistoryAction.CONFIRM, actor, before=before, after=snapshot(fact), reason="approved")
+    announce(fact.user, touched)
+    return fact
+
+
+@transaction.atomic
+def pending_reject(*, fact: Fact, actor: Actor, reason: str = "rejected") -> Fact:
+    now = timezone.now()
+    before = snapshot(fact)
+    fact = _claim_pending(fact, Status.REJECTED, now)
+    fact.valid_to = now
+    fact.save(update_fields=["valid_to"])
+    record(fact, HistoryAction.REJECT, actor, before=before, after=snapshot(fact), reason=reason)
+    announce(fact.user, [fact.pk])
+    return fact

@@ -1,0 +1,221 @@
+"""Storing a fact: de-duplicate, arbitrate a contradiction, or insert; and the row steps other writes share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from facts import arbitration
+from facts.entities import tag_fact
+from facts.guard import check_fact_text
+from facts.models import AppliedChange, Fact, HistoryAction, MemoryUser, Status, Tenant, Turn
+from facts.services.actors import Actor
+from facts.services.budgets import check_budget, same_meter
+from facts.services.changes import announce, record, snapshot
+from facts.services.normalise import normalise_category, normalise_key, text_hash
+from memory_service.errors import NotFound
+
+
+@dataclass
+class StoreResult:
+    fact: Fact
+    outcome: str  # created | duplicate | superseded | pending | idempotent
+    replaced: Fact | None = None
+    touched: list[int] = field(default_factory=list)
+
+    @property
+    def created(self) -> bool:
+        return self.outcome in {"created", "superseded", "pending"}
+
+
+@dataclass(frozen=True)
+class FactDraft:
+    """The checked fields of a fact about to be inserted."""
+
+    text: str
+    digest: str  # text_hash(text)
+    category: str
+    key: str
+    confidence: float
+    valid_from: datetime
+    event_time: datetime | None = None
+    value_json: Any = None
+    source_turn: Turn | None = None
+    source_excerpt: str = ""
+
+
+def fact_get(*, tenant: Tenant, fact_id) -> Fact:
+    fact = Fact.objects.select_related("user", "superseded_by", "replaces").filter(tenant=tenant, uuid=fact_id).first()
+    if fact is None:
+        raise NotFound("Fact not found.")
+    return fact
+
+
+@transaction.atomic
+def fact_store(
+    *,
+    user: MemoryUser,
+    text: str,
+    actor: Actor,
+    category: str | None = None,
+    key: str | None = None,
+    confidence: float | None = None,
+    valid_from: datetime | None = None,
+    event_time: datetime | None = None,
+    value_json=None,
+    entities: list[str] | None = None,
+    source_turn=None,
+    source_excerpt: str = "",
+    idempotency_key: str | None = None,
+    contradicts: Fact | None = None,
+) -> StoreResult:
+    """Store one fact: de-duplicate, arbitrate a contradiction, or insert.
+
+    The contradicted fact is `contradicts` when the caller names one (an
+    extractor's supersede) and it is still live, else the user's live fact with
+    the same key. Either way the confidence policy decides.
+    """
+    text = check_fact_text(text)
+    category = normalise_category(category)
+    key = normalise_key(key)
+    now = timezone.now()
+    replayed = _replayed(idempotency_key) if idempotency_key else None
+    if replayed is not None:
+        return replayed
+
+    digest = text_hash(text)
+    existing = _duplicate_of(user, digest)
+    if existing is not None:
+        result = StoreResult(_refresh(existing, actor, confidence, now), "duplicate")
+    else:
+        draft = FactDraft(
+            text=text,
+            digest=digest,
+            category=category,
+            key=key,
+            confidence=arbitration.first_mention_confidence(confidence),
+            valid_from=valid_from or now,
+            event_time=event_time,
+            value_json=value_json,
+            source_turn=source_turn,
+            source_excerpt=source_excerpt,
+        )
+        result = _insert_or_hold(user, draft, actor, now, current=_contradicted(user, key, contradicts))
+        tag_fact(result.fact, entities)
+
+    if idempotency_key:
+        AppliedChange.objects.create(user=user, idempotency_key=idempotency_key, fact_uuid=result.fact.uuid)
+    if result.touched:
+        announce(user, result.touched)
+    return result
+
+
+def _replayed(idempotency_key: str) -> StoreResult | None:
+    """The fact an earlier delivery of this change stored, if it still exists."""
+    done = AppliedChange.objects.filter(idempotency_key=idempotency_key).first()
+    fact = Fact.objects.filter(uuid=done.fact_uuid).first() if done else None
+    return StoreResult(fact, "idempotent") if fact is not None else None
+
+
+def _duplicate_of(user: MemoryUser, digest: str) -> Fact | None:
+    """The user's newest live or pending fact with the same normalised text."""
+    return (
+        Fact.objects.filter(user=user, text_hash=digest, status__in=[Status.ACTIVE, Status.PENDING], valid_to=None)
+        .order_by("-created_at")
+        .first()
+    )
+
+
+def _contradicted(user: MemoryUser, key: str, contradicts: Fact | None) -> Fact | None:
+    if contradicts is not None and contradicts.is_live:
+        return contradicts
+    if key:
+        return Fact.objects.live().filter(user=user, key=key).order_by("-created_at").first()
+    return None
+
+
+def _insert_or_hold(user: MemoryUser, draft: FactDraft, actor: Actor, now, *, current: Fact | None) -> StoreResult:
+    """Insert the draft (superseding `current`), or hold it for staff when the policy says so."""
+    if current is not None and arbitration.needs_confirmation(
+        old=current, new_category=draft.category, new_confidence=draft.confidence
+    ):
+        fact = insert_fact(user, draft, actor, now=now, status=Status.PENDING, replaces=current)
+        return StoreResult(fact, "pending", replaced=current, touched=[fact.pk])
+    freed = len(current.text) if current and same_meter(current.category, draft.category) else 0
+    check_budget(user, draft.category, len(draft.text), freed)
+    fact = insert_fact(user, draft, actor, now=now, chain_id=current.chain_id if current else None)
+    if current is None:
+        return StoreResult(fact, "created", touched=[fact.pk])
+    retire_superseded(current, fact, actor, now, reason="same key, new value")
+    return StoreResult(fact, "superseded", replaced=current, touched=[current.pk, fact.pk])
+
+
+def insert_fact(
+    user: MemoryUser,
+    draft: FactDraft,
+    actor: Actor,
+    *,
+    now,
+    status=Status.ACTIVE,
+    replaces: Fact | None = None,
+    chain_id=None,
+) -> Fact:
+    fact = Fact(
+        tenant_id=user.tenant_id,
+        user=user,
+        key=draft.key,
+        text=draft.text,
+        text_hash=draft.digest,
+        category=draft.category,
+        confidence=draft.confidence,
+        status=status,
+        valid_from=draft.valid_from,
+        event_time=draft.event_time,
+        value_json=draft.value_json,
+        source_turn=draft.source_turn,
+        source_excerpt=(draft.source_excerpt or "")[:1000],
+        replaces=replaces,
+        created_at=now,
+        updated_at=now,
+        last_mentioned_at=now,
+    )
+    # A replacement or a pending candidate joins the chain of the fact it replaces.
+    if replaces is not None:
+        fact.chain_id = replaces.chain_id
+    elif chain_id is not None:
+        fact.chain_id = chain_id
+    else:
+        fact.chain_id = fact.uuid
+    fact.save()
+    action = HistoryAction.PENDING if status == Status.PENDING else HistoryAction.INSERT
+    reason = "waits for staff confirmation" if status == Status.PENDING else ""
+    record(fact, action, actor, after=snapshot(fact), reason=reason)
+    return fact
+
+
+def _refresh(fact: Fact, actor: Actor, confidence: float | None, now) -> Fact:
+    before = snapshot(fact)
+    fact.mention_count += 1
+    fact.last_mentioned_at = now
+    fact.confidence = max(arbitration.reinforce(fact.confidence), min(confidence or 0.0, 1.0))
+    fact.updated_at = now
+    fact.save(update_fields=["mention_count", "last_mentioned_at", "confidence", "updated_at"])
+    record(fact, HistoryAction.REFRESH, actor, before=before, after=snapshot(fact), reason="mentioned again")
+    return fact
+
+
+def retire_superseded(old: Fact, new: Fact, actor: Actor, now, *, reason: str) -> None:
+    """Mark `old` superseded by `new` (which is already saved), with its edges."""
+    before = snapshot(old)
+    old.status = Status.SUPERSEDED
+    old.valid_to = max(new.valid_from, old.valid_from)
+    old.superseded_by = new
+    old.updated_at = now
+    old.save(update_fields=["status", "valid_to", "superseded_by", "updated_at"])
+    # Edges are valid while their provenance fact is (SPEC 2): retire them with it.
+    old.edges.filter(valid_to=None).update(valid_to=old.valid_to)
+    record(old, HistoryAction.SUPERSEDE, actor, before=before, after=snapshot(old), reason=reason)

@@ -1,0 +1,38 @@
+"""A tenant's memory users, and the rule for the ids clients give (users, sessions, turns)."""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+
+from facts.models import MemoryUser, Tenant
+from memory_service.errors import NotFound, Rejected
+
+ID_MAX = 128
+
+
+def validate_id(value: str, name: str) -> str:
+    """A client-chosen id (user_id, session_id, turn_id): 1-ID_MAX characters, none a control or a slash.
+
+    Ids appear in URL paths and logs, so control characters and path separators are refused.
+    """
+    if not value or len(value) > ID_MAX or any(ord(c) < 32 or ord(c) == 127 or c in "/\\" for c in value):
+        raise Rejected(name, f"{name} must be 1-{ID_MAX} printable characters without slashes.")
+    return value
+
+
+def memory_user_get(*, tenant: Tenant, user_id: str) -> MemoryUser:
+    """The tenant's user, or NotFound (also for other tenants' users)."""
+    user = MemoryUser.objects.filter(tenant=tenant, external_id=user_id).first()
+    if user is None:
+        raise NotFound("User not found.")
+    return user
+
+
+def memory_user_get_or_create(*, tenant: Tenant, user_id: str) -> MemoryUser:
+    validate_id(user_id, "user_id")
+    try:
+        with transaction.atomic():
+            user, _ = MemoryUser.objects.get_or_create(tenant=tenant, external_id=user_id)
+    except IntegrityError:  # created by a concurrent writer in between
+        user = MemoryUser.objects.get(tenant=tenant, external_id=user_id)
+    return user
