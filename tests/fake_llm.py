@@ -89,6 +89,7 @@ class FakeLLM:
     @property
     def url(self) -> str:
         host, port = self._server.server_address[:2]
+        assert isinstance(host, str)  # an AF_INET server's address; bytes only for AF_UNIX
         return f"http://{host}:{port}/v1"
 
     def wait_for_requests(self, n: int, timeout: float = 10.0) -> bool:
