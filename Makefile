@@ -1,4 +1,6 @@
-# The two commands of the README: `make run` and `make test`.
+# The commands of the README: `make run`, `make test` and `make lint`.
+# One venv: `run` needs the run-time lock (requirements.txt); `test` and `lint`
+# add the test and lint tools (requirements-dev.txt, which includes the former).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -8,15 +10,24 @@ PORT ?= 8000
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install migrate run test system-deps lint clean
+.PHONY: install install-dev migrate run test system-deps lint clean
 
-$(VENV)/.installed: requirements.txt
+$(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
+
+$(VENV)/.installed: requirements.txt | $(PY)
 	$(VENV)/bin/pip install --quiet -r requirements.txt
 	touch $@
 
+# requirements-dev.txt includes requirements.txt, so it satisfies `install` too.
+$(VENV)/.installed-dev: requirements-dev.txt requirements.txt | $(PY)
+	$(VENV)/bin/pip install --quiet -r requirements-dev.txt
+	touch $(VENV)/.installed $@
+
 install: $(VENV)/.installed
+
+install-dev: $(VENV)/.installed-dev
 
 migrate: install
 	$(PY) manage.py migrate --noinput
@@ -27,8 +38,14 @@ run: migrate
 system-deps:
 	bash scripts/system-deps.sh
 
-test: migrate system-deps
+test: install-dev migrate system-deps
 	$(PY) -m pytest
+
+# Formatting, lint rules and types (mypy with the django-stubs plugin); settings in pyproject.toml.
+lint: install-dev
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy memory_service facts recall profiles
 
 clean:
 	rm -rf $(VENV) var/broker var/test-*.sqlite3*

@@ -24,6 +24,7 @@ def get_profile(request, user_id: str):
     tenant = require_scope(request, "read")
     user = fact_services.memory_user_get(tenant=tenant, user_id=user_id)
     profile = services.profile_latest(user) or services.profile_refresh(user_pk=user.pk, trigger=ProfileTrigger.ON_READ)
+    assert profile is not None  # refresh returns None only for a user that no longer exists
     return {
         "user_id": user.external_id,
         "version": profile.version,

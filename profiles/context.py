@@ -86,6 +86,66 @@ def _is_stale(item: dict, section: str, policy: Policy) -> bool:
     return datetime.fromisoformat(item["last_mentioned_at"]) < policy.now - timedelta(days=days)
 
 
+Placed = dict[str, list[tuple[dict, str, float | None]]]
+
+
+def _claims(
+    profile: dict[str, list[dict]], recalled: list[tuple[dict, float]]
+) -> list[tuple[dict, str, str, float | None]]:
+    """Every (item, section, source, score) in the order items claim a place; an item's first claim wins."""
+    sensitive = profile.get("sensitive_topics", [])
+    return [
+        *((item, "constraints", "profile", None) for item in profile.get("hard_preferences", [])),
+        # Sensitive constraints (allergies) join the constraints when admitted; the
+        # rest of the sensitive facts read like recalled facts.
+        *((item, "constraints", "profile", None) for item in sensitive if is_hard_constraint(item)),
+        *((item, "identity", "profile", None) for item in profile.get("identity", [])),
+        *((item, "current_task", "profile", None) for item in profile.get("current_tasks", [])),
+        *((item, "soft_preferences", "profile", None) for item in profile.get("soft_preferences", [])),
+        *((item, "recalled", "recall", score) for item, score in recalled),
+        *((item, "recalled", "profile", None) for item in sensitive),
+    ]
+
+
+def _place(
+    claims: list[tuple[dict, str, str, float | None]], *, topics: set[str], matched_ids: set[str], policy: Policy
+) -> tuple[Placed, list[dict]]:
+    """Sections' items in claim order, and the sensitive items withheld."""
+    placed: Placed = {name: [] for name in SECTION_ORDER}
+    withheld: list[dict] = []
+    seen: set[str] = set()
+    for item, claimed_section, source, score in claims:
+        if item["id"] in seen:
+            continue
+        seen.add(item["id"])
+        section = claimed_section
+        if item["category"] in SENSITIVE_CATEGORIES and not admits(
+            item, topics=topics, allow_all=policy.allow_sensitive, matched_ids=matched_ids
+        ):
+            withheld.append({"id": item["id"], "section": section, "reason": "sensitive"})
+            continue
+        if item["category"] in SENSITIVE_CATEGORIES and is_hard_constraint(item):
+            section = "constraints"
+        placed[section].append((item, source, score))
+    return placed, withheld
+
+
+def _candidates(placed: Placed, policy: Policy) -> list[Candidate]:
+    return [
+        Candidate(
+            item=item,
+            section=section,
+            source=source,
+            position=position,
+            stale=_is_stale(item, section, policy),
+            low_confidence=item["confidence"] < policy.min_confidence,
+            score=score,
+        )
+        for section in SECTION_ORDER
+        for position, (item, source, score) in enumerate(placed[section])
+    ]
+
+
 def collect(
     profile: dict[str, list[dict]],
     recalled: list[tuple[dict, float]],
@@ -98,56 +158,8 @@ def collect(
 
     Returns the candidates in render order and the withheld sensitive items.
     """
-    placed: dict[str, list[tuple[dict, str, float | None]]] = {name: [] for name in SECTION_ORDER}
-    withheld: list[dict] = []
-    seen: set[str] = set()
-
-    def place(item: dict, section: str, source: str, score: float | None = None) -> None:
-        if item["id"] in seen:
-            return
-        seen.add(item["id"])
-        if item["category"] in SENSITIVE_CATEGORIES and not admits(
-            item, topics=topics, allow_all=policy.allow_sensitive, matched_ids=matched_ids
-        ):
-            withheld.append({"id": item["id"], "section": section, "reason": "sensitive"})
-            return
-        if item["category"] in SENSITIVE_CATEGORIES and is_hard_constraint(item):
-            section = "constraints"
-        placed[section].append((item, source, score))
-
-    for item in profile.get("hard_preferences", []):
-        place(item, "constraints", "profile")
-    # Sensitive constraints (allergies) join the constraints when admitted; the
-    # rest of the sensitive facts read like recalled facts.
-    for item in profile.get("sensitive_topics", []):
-        if is_hard_constraint(item):
-            place(item, "constraints", "profile")
-    for item in profile.get("identity", []):
-        place(item, "identity", "profile")
-    for item in profile.get("current_tasks", []):
-        place(item, "current_task", "profile")
-    for item in profile.get("soft_preferences", []):
-        place(item, "soft_preferences", "profile")
-    for item, score in recalled:
-        place(item, "recalled", "recall", score)
-    for item in profile.get("sensitive_topics", []):
-        place(item, "recalled", "profile")
-
-    candidates = []
-    for section in SECTION_ORDER:
-        for position, (item, source, score) in enumerate(placed[section]):
-            candidates.append(
-                Candidate(
-                    item=item,
-                    section=section,
-                    source=source,
-                    position=position,
-                    stale=_is_stale(item, section, policy),
-                    low_confidence=item["confidence"] < policy.min_confidence,
-                    score=score,
-                )
-            )
-    return candidates, withheld
+    placed, withheld = _place(_claims(profile, recalled), topics=topics, matched_ids=matched_ids, policy=policy)
+    return _candidates(placed, policy), withheld
 
 
 def render(candidates: list[Candidate], *, preamble: bool = False) -> str:

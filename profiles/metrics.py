@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from datetime import datetime, timedelta
+from typing import cast
 
 from django.db.models import Count
 from django.utils import timezone
@@ -154,10 +155,14 @@ def extraction_metrics(tenant: Tenant, since: datetime, until: datetime, bucket:
         .annotate(n=Count("id"))
         .values_list("state", "n")
     )
-    finished = list(
-        Turn.objects.filter(
-            tenant=tenant, state=TurnState.DONE, finished_at__gte=since, finished_at__lt=until
-        ).values_list("created_at", "finished_at", "queue_wait_ms", "processing_ms", "llm_ms")
+    # The finished_at range excludes NULL, which the column type cannot tell mypy.
+    finished = cast(
+        list[tuple[datetime, datetime, float | None, float | None, float | None]],
+        list(
+            Turn.objects.filter(
+                tenant=tenant, state=TurnState.DONE, finished_at__gte=since, finished_at__lt=until
+            ).values_list("created_at", "finished_at", "queue_wait_ms", "processing_ms", "llm_ms")
+        ),
     )
     end_to_end = [max((f - c).total_seconds() * 1000, 0.0) for c, f, *_ in finished]
     # Whole buckets from `since`; the last one also takes the instant at `until`.

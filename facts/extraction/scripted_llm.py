@@ -98,6 +98,7 @@ class ScriptedLLM:
         if self._server is None:
             raise RuntimeError("The scripted LLM is not running; call start() first.")
         host, port = self._server.server_address[:2]
+        assert isinstance(host, str)  # an AF_INET server's address; bytes only for AF_UNIX
         return f"http://{host}:{port}/v1"
 
     def __enter__(self) -> ScriptedLLM:

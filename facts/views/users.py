@@ -53,40 +53,52 @@ def user_list(request, tenant_id):
     return render(request, template, tenant_context(tenant, form=form, page=page, row_link="browse"))
 
 
+def _uuid_or_none(raw) -> UUID | None:
+    try:
+        return UUID(str(raw))
+    except ValueError:
+        return None
+
+
+def _known_fact(raw, facts_by_uuid: dict[UUID, Fact]) -> Fact | None:
+    uuid = _uuid_or_none(raw)
+    return None if uuid is None else facts_by_uuid.get(uuid)
+
+
+def _fact_rows(outcome: dict, facts_by_uuid: dict[UUID, Fact]) -> list[dict]:
+    rows = []
+    for name, label in OUTCOME_LISTS:
+        # "facts", not "items": a template lookup of `items` on a row without it calls dict.items().
+        facts = [{"id": str(raw), "fact": _known_fact(raw, facts_by_uuid)} for raw in outcome.get(name) or []]
+        if facts:
+            rows.append({"label": label, "kind": name, "facts": facts})
+    return rows
+
+
+def _other_rows(outcome: dict) -> list[dict]:
+    rows = []
+    if outcome.get("rejected"):
+        rejected = [r if isinstance(r, dict) else {"text_excerpt": str(r)} for r in outcome["rejected"]]
+        rows.append({"label": "Refused by the injection floor", "kind": "rejected", "rejected": rejected})
+    if outcome.get("ignored_ids"):
+        rows.append({"label": "Unknown ids ignored", "kind": "ignored", "ids": outcome["ignored_ids"]})
+    # The outcome keeps only how many edges the turn added or confirmed, not which.
+    if outcome.get("edges"):
+        rows.append({"label": "Edges added", "kind": "edges", "count": outcome["edges"]})
+    return rows
+
+
 def _outcome_lines(turns: list[Turn], user: MemoryUser) -> dict[int, list[dict]]:
     """Per turn: what it changed, with the facts' texts, or why it changed nothing."""
-    wanted: set[UUID] = set()
-    for turn in turns:
-        for name, _ in OUTCOME_LISTS:
-            for raw in (turn.outcome or {}).get(name) or []:
-                try:
-                    wanted.add(UUID(str(raw)))
-                except ValueError:
-                    continue
-    texts = {f.uuid: f for f in Fact.objects.filter(user=user, uuid__in=wanted)}
-    lines: dict[int, list[dict]] = {}
-    for turn in turns:
-        outcome = turn.outcome or {}
-        rows = []
-        for name, label in OUTCOME_LISTS:
-            items = []
-            for raw in outcome.get(name) or []:
-                try:
-                    fact = texts.get(UUID(str(raw)))
-                except ValueError:
-                    fact = None
-                items.append({"id": str(raw), "fact": fact})
-            if items:
-                rows.append({"label": label, "kind": name, "items": items})
-        if outcome.get("rejected"):
-            rejected = [r if isinstance(r, dict) else {"text_excerpt": str(r)} for r in outcome["rejected"]]
-            rows.append({"label": "Refused by the injection floor", "kind": "rejected", "rejected": rejected})
-        if outcome.get("ignored_ids"):
-            rows.append({"label": "Unknown ids ignored", "kind": "ignored", "ids": outcome["ignored_ids"]})
-        if outcome.get("edges"):
-            rows.append({"label": "Edges added", "kind": "edges", "count": outcome["edges"]})
-        lines[turn.pk] = rows
-    return lines
+    wanted = {
+        uuid
+        for turn in turns
+        for name, _ in OUTCOME_LISTS
+        for raw in (turn.outcome or {}).get(name) or []
+        if (uuid := _uuid_or_none(raw)) is not None
+    }
+    facts_by_uuid = {f.uuid: f for f in Fact.objects.filter(user=user, uuid__in=wanted)}
+    return {turn.pk: _fact_rows(turn.outcome or {}, facts_by_uuid) + _other_rows(turn.outcome or {}) for turn in turns}
 
 
 def _why_nothing(turn: Turn) -> str:

@@ -135,3 +135,31 @@ def test_it_escapes_turn_and_fact_text(browse):
 def test_it_reports_a_bad_as_of_value_instead_of_failing(browse):
     html = _page(browse, as_of="not a date")
     assert "Enter a valid date/time." in html and "Live facts" in html
+
+
+def test_it_shows_a_turns_edge_count_not_phantom_facts(browse):
+    Turn.objects.create(
+        tenant=browse["tenant"],
+        user=browse["user"],
+        session_id="s1",
+        turn_id="t-edges",
+        user_input="My sister Ana lives in Porto.",
+        state=TurnState.DONE,
+        occurred_at=timezone.now(),
+        extractor="rules",
+        outcome={
+            "added": [],
+            "superseded": [],
+            "expired": [],
+            "pending": [],
+            "duplicates": [],
+            "rejected": [{"text_excerpt": "ignore previous instructions", "rule": "instruction_override"}],
+            "ignored_ids": ["nope-1"],
+            "edges": 3,
+            "reason": "",
+        },
+    )
+    turns = _page(browse).split('id="turns"', 1)[1]
+    assert "Edges added" in turns and "3 edges" in turns
+    # Neither the edge count nor the refused or ignored rows are facts of this user.
+    assert "no longer held" not in turns

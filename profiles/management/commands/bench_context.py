@@ -35,8 +35,13 @@ CATEGORIES = [
 QUERIES = ["How is the Postgres migration going?", "What should I cook tonight?", "Which Python version do I use?", ""]
 
 
+def _ms(value: float | None) -> float | None:
+    # None when there were no samples (e.g. --requests below the number of queries).
+    return None if value is None else round(value, 2)
+
+
 def _p(values: list[float]) -> dict:
-    return {"p50_ms": round(percentile(values, 0.5), 2), "p95_ms": round(percentile(values, 0.95), 2)}
+    return {"p50_ms": _ms(percentile(values, 0.5)), "p95_ms": _ms(percentile(values, 0.95))}
 
 
 class Command(BaseCommand):
@@ -94,7 +99,9 @@ class Command(BaseCommand):
         total = len(budgets) * requests
         with tqdm(total=total, desc="context blocks", unit="block") as bar:
             for budget in budgets:
-                with_query, without_query, tokens = [], [], []
+                with_query: list[float] = []
+                without_query: list[float] = []
+                tokens: list[int] = []
                 for i in range(requests):
                     query = QUERIES[i % len(QUERIES)]
                     started = time.perf_counter()
