@@ -6,28 +6,32 @@ signals, fused by weighted RRF with a third list of facts from a time the query
 names (or by the linear blend), weighted by category, back-filled by graph and
 recency supplements that never outrank a direct hit, and packed under a
 character budget.
-`as_of` answers from the facts valid at that time instead of the live index.
+`as_of` answers from the facts valid at that time instead of the live index
+(recall.as_of); the two sides and their rules are in recall.sides.
+
+recall() runs one step after another: _plan (validate the request), _gather
+(read both lists), _fuse, _add_time_list, _direct_hits (category weights, load
+the facts), _supplements (back-fill), pack, _log.
 """
 
 from __future__ import annotations
 
-import math
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from facts.models import Fact, FactEntity, MemoryUser
 from memory_service.errors import Rejected
-from recall import fts, fusion, vec
+from recall import fusion
+from recall.as_of import Snapshot
 from recall.dates import windows as query_windows
 from recall.embeddings import EmbedderError, embed_query, get_embedder
-from recall.index import documents
 from recall.query import MAX_QUERY_CHARS, content_words, stem, words
+from recall.sides import LexicalSide, VectorSide
 
 MODES = ("hybrid", "lexical", "vector")
 MAX_K = 200
@@ -46,136 +50,6 @@ class RecallResult:
     mode: str
     degraded: bool = False
     stats: dict = field(default_factory=dict)
-
-
-def _universal_terms(terms: list[str], freqs: dict[str, int], total: int) -> set[str]:
-    """Terms in so large a share of the user's facts that they rank nothing (names, "user")."""
-    if total < settings.MEMORY_RECALL_UNIVERSAL_MIN_FACTS:
-        return set()
-    limit = settings.MEMORY_RECALL_UNIVERSAL_SHARE * total
-    universal = {t for t in terms if freqs.get(t, 0) > limit}
-    # Keep the query answerable when every term is common.
-    return universal if len(universal) < len(terms) else set()
-
-
-def _lexical_live(user_id: int, terms: list[str], limit: int) -> tuple[list[tuple[int, float]], list[str]]:
-    if not terms:
-        return [], []
-    freqs = fts.doc_frequencies(user_id, terms)
-    present = [t for t in terms if freqs.get(t, 0) > 0]
-    dropped = _universal_terms(present, freqs, fts.user_doc_count(user_id))
-    kept = [t for t in present if t not in dropped]
-    return _relative_floor(fts.search(user_id, kept, limit)), sorted(dropped)
-
-
-def _relative_floor(hits: list[tuple[int, float]]) -> list[tuple[int, float]]:
-    """Drop BM25 hits far below the best one: with OR-ed terms the tail matches one weak word."""
-    share = settings.MEMORY_RECALL_LEXICAL_FLOOR
-    if share <= 0 or not hits:
-        return hits
-    best = -hits[0][1]
-    return [(fid, score) for fid, score in hits if -score >= share * best]
-
-
-def _bm25_python(docs: dict[int, tuple[list[str], list[str]]], terms: list[str], limit: int):
-    """BM25 (k1 1.2, b 0.75) over in-memory documents, for point-in-time recall."""
-    if not docs or not terms:
-        return []
-    stems = list(dict.fromkeys(stem(t) for t in terms))
-    tfs = {}
-    for fid, (body, context) in docs.items():
-        counts = Counter(stem(w) for w in body)
-        for w in context:
-            counts[stem(w)] += fts.CONTEXT_WEIGHT
-        tfs[fid] = (counts, len(body) + fts.CONTEXT_WEIGHT * len(context))
-    n = len(docs)
-    avg = sum(length for _, length in tfs.values()) / n or 1.0
-    df = {s: sum(1 for counts, _ in tfs.values() if counts.get(s)) for s in stems}
-    if n >= settings.MEMORY_RECALL_UNIVERSAL_MIN_FACTS:
-        common = {s for s in stems if df[s] > settings.MEMORY_RECALL_UNIVERSAL_SHARE * n}
-        if len(common) < len([s for s in stems if df[s]]):
-            stems = [s for s in stems if s not in common]
-    scored = []
-    for fid, (counts, length) in tfs.items():
-        score = 0.0
-        for s in stems:
-            tf = counts.get(s, 0)
-            if tf:
-                idf = math.log(1 + (n - df[s] + 0.5) / (df[s] + 0.5))
-                score += idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * length / avg))
-        if score > 0:
-            scored.append((fid, -score))  # lower is better, like FTS5 bm25()
-    scored.sort(key=lambda pair: pair[1])
-    return _relative_floor(scored[:limit])
-
-
-def _cosine_python(query_vector, vectors: dict, limit: int):
-    ranked = sorted(((fid, 1.0 - float(query_vector @ v)) for fid, v in vectors.items()), key=lambda p: p[1])
-    return ranked[:limit]
-
-
-def _vectors_as_of(facts: list[Fact], docs: dict) -> dict:
-    """Stored vectors where the fact is still indexed; retired facts are embedded now."""
-    stored = vec.vectors([f.pk for f in facts])
-    missing = [f for f in facts if f.pk not in stored]
-    if missing:
-        matrix = get_embedder().embed([docs[f.pk].embed_text for f in missing])
-        stored.update({f.pk: row for f, row in zip(missing, matrix, strict=True)})
-    return stored
-
-
-class _LexicalSide:
-    """BM25 over the user's live index, or over a point-in-time snapshot (`docs`)."""
-
-    def __init__(self, user_id: int, terms: list[str], docs: dict | None) -> None:
-        self.user_id, self.terms, self.docs = user_id, terms, docs
-        self.dropped: list[str] = []
-        self.known: dict[int, float] = {}  # every score read, beyond the list's own depth
-
-    def top(self, limit: int, scan: int) -> list[tuple[int, float]]:
-        """The best `limit` hits; the scores of the best `scan` are kept for rank()."""
-        if self.docs is not None:
-            hits = _bm25_python(self.docs, self.terms, max(limit, scan))
-        else:
-            hits, self.dropped = _lexical_live(self.user_id, self.terms, max(limit, scan))
-        self.known = dict(hits)
-        return hits[:limit]
-
-    def rank(self, fact_ids: list[int]) -> list[tuple[int, float]]:
-        """These facts' BM25 scores, best first (facts matching no query word, or beyond the
-        scanned depth, are left out: their RRF share would be next to nothing)."""
-        scores = {fid: self.known[fid] for fid in dict.fromkeys(fact_ids) if fid in self.known}
-        return sorted(scores.items(), key=lambda pair: (pair[1], pair[0]))
-
-
-class _VectorSide:
-    """Cosine distances to the query over the user's stored vectors, or a snapshot's."""
-
-    def __init__(self, user_id: int, query_vector, snapshot: list[Fact] | None, docs: dict) -> None:
-        self.user_id, self.query_vector = user_id, query_vector
-        self.model = get_embedder().model_name
-        self.vectors = _vectors_as_of(snapshot, docs) if snapshot is not None else None
-        self.known: dict[int, float] = {}
-
-    def _floor(self, pairs: list[tuple[int, float]]) -> list[tuple[int, float]]:
-        floor = settings.MEMORY_RECALL_MIN_SIMILARITY
-        return [(fid, dist) for fid, dist in pairs if 1.0 - dist >= floor]
-
-    def top(self, limit: int, scan: int) -> list[tuple[int, float]]:
-        """The nearest `limit` facts; the distances of the nearest `scan` are kept for rank()."""
-        if self.vectors is not None:
-            hits = _cosine_python(self.query_vector, self.vectors, max(limit, scan))
-        else:
-            hits = vec.search(self.user_id, self.query_vector, max(limit, scan), self.model)
-        hits = self._floor(hits)
-        self.known = dict(hits)
-        return hits[:limit]
-
-    def rank(self, fact_ids: list[int]) -> list[tuple[int, float]]:
-        """These facts' distances, nearest first (a fact with no vector yet, or beyond the
-        scanned depth, is left out)."""
-        found = {fid: self.known[fid] for fid in dict.fromkeys(fact_ids) if fid in self.known}
-        return sorted(found.items(), key=lambda pair: (pair[1], pair[0]))
 
 
 def _time_list(base, cands: dict, windows: list, depth: int) -> list[int]:
@@ -227,6 +101,212 @@ def _graph_supplement(user: MemoryUser, terms: list[str], seeds: list[int], excl
     return list(found.items())
 
 
+@dataclass
+class _Plan:
+    """One validated recall request and what every step reads from it."""
+
+    user: MemoryUser
+    query: str  # cut to MAX_QUERY_CHARS
+    terms: list[str]  # its content words
+    k: int
+    mode: str
+    budget_chars: int | None
+    as_of: datetime | None
+    depth: int  # the length of each ranked list
+    scan: int  # how deep each side is read (deeper for full-information fusion)
+    full_fusion: bool
+    base: QuerySet  # the facts recall may return: live, or valid at as_of
+    snapshot: Snapshot | None  # those facts in memory, for as_of
+
+
+@dataclass
+class _Lists:
+    """The lexical and vector lists, best first, and how reading them went."""
+
+    mode: str  # the mode used: vector mode falls back to lexical without an embedder
+    lexical: list[tuple[int, float]] = field(default_factory=list)  # (fact id, bm25: lower is better)
+    vector: list[tuple[int, float]] = field(default_factory=list)  # (fact id, cosine distance)
+    dropped: list[str] = field(default_factory=list)  # universal terms left out
+    degraded: bool = False
+    stats: dict = field(default_factory=dict)
+
+
+def _plan(user: MemoryUser, query: str, k: int, mode: str, budget_chars: int | None, as_of: datetime | None) -> _Plan:
+    """Check the request (Rejected names the bad field) and fix what the steps read."""
+    if mode not in MODES:
+        raise Rejected("mode", f"mode must be one of {', '.join(MODES)}.")
+    if not 1 <= int(k) <= MAX_K:
+        raise Rejected("k", f"k must be between 1 and {MAX_K}.")
+    if budget_chars is not None and budget_chars < 1:
+        raise Rejected("budget_chars", "budget_chars must be a positive number of characters.")
+    k = int(k)
+    query = (query or "")[:MAX_QUERY_CHARS]
+    depth = max(settings.MEMORY_RECALL_CANDIDATES, k)
+    # Full-information fusion needs each side's scores beyond its own top
+    # `depth`: one deeper read of each side gives them, no second query.
+    full_fusion = mode == "hybrid" and settings.MEMORY_RECALL_FUSION == "rrf" and settings.MEMORY_RECALL_FULL_FUSION
+    if as_of is not None:
+        base = Fact.objects.valid_at(as_of).filter(user=user)
+        snapshot = Snapshot.of(base)
+    else:
+        base, snapshot = Fact.objects.live().filter(user=user), None
+    return _Plan(
+        user=user,
+        query=query,
+        terms=content_words(query),
+        k=k,
+        mode=mode,
+        budget_chars=budget_chars,
+        as_of=as_of,
+        depth=depth,
+        scan=max(depth, settings.MEMORY_RECALL_RESCORE_DEPTH) if full_fusion else depth,
+        full_fusion=full_fusion,
+        base=base,
+        snapshot=snapshot,
+    )
+
+
+def _gather(plan: _Plan) -> _Lists:
+    """Read both sides; without an embedder, hybrid goes on with words only and vector mode
+    turns lexical."""
+    lists = _Lists(mode=plan.mode)
+    lexical_side = LexicalSide(plan.user.pk, plan.terms, plan.snapshot)
+    if plan.mode != "vector":
+        lists.lexical = lexical_side.top(plan.depth, plan.scan)
+    vector_side = None
+    if plan.mode in ("hybrid", "vector") and plan.query.strip():
+        try:
+            vector_side = VectorSide(plan.user.pk, embed_query(plan.query, get_embedder()), plan.snapshot)
+            lists.vector = vector_side.top(plan.depth, plan.scan)
+        except EmbedderError as exc:
+            lists.degraded = True
+            lists.stats["embedder_error"] = str(exc)[:200]
+            if plan.mode == "vector":
+                lists.mode = "lexical"
+                lists.lexical = lexical_side.top(plan.depth, plan.depth)
+    lists.dropped = lexical_side.dropped
+    if plan.full_fusion and vector_side is not None:
+        # Full-information fusion: every candidate of either list is ranked on
+        # both sides, so a fact 3rd by meaning and 80th by words still gets its
+        # lexical evidence counted (and vice versa).
+        union = [fid for fid, _ in lists.lexical] + [fid for fid, _ in lists.vector]
+        lists.lexical = lexical_side.rank(union)
+        lists.vector = vector_side.rank(union)
+    return lists
+
+
+def _fuse(plan: _Plan, lists: _Lists) -> dict[int, fusion.Candidate]:
+    """Both lists into one candidate set: weighted RRF (score-damped), or the linear blend."""
+    lexical, vector = lists.lexical, lists.vector
+    if settings.MEMORY_RECALL_FUSION == "linear":
+        now = timezone.now()
+        ids = {fid for fid, _ in lexical} | {fid for fid, _ in vector}
+        ages = dict(plan.base.filter(pk__in=ids).values_list("pk", "last_mentioned_at"))
+        recency = {
+            fid: fusion.recency_weight((now - t).total_seconds(), settings.MEMORY_RECALL_HALF_LIFE_DAYS)
+            for fid, t in ages.items()
+        }
+        return fusion.linear(lexical, vector, recency)
+    damping = None
+    if settings.MEMORY_RECALL_SCORE_DAMPING:
+        damping = {
+            "lexical": fusion.relative_scores([-score for _, score in lexical], [fid for fid, _ in lexical]),
+            "vector": fusion.relative_scores([1.0 - d for _, d in vector], [fid for fid, _ in vector]),
+        }
+    return fusion.rrf(
+        [
+            ("lexical", settings.MEMORY_RECALL_LEXICAL_WEIGHT, [fid for fid, _ in lexical]),
+            ("vector", settings.MEMORY_RECALL_VECTOR_WEIGHT, [fid for fid, _ in vector]),
+        ],
+        damping=damping,
+    )
+
+
+def _add_time_list(plan: _Plan, cands: dict[int, fusion.Candidate]) -> list:
+    """A time the query names is a third fused list (hybrid only: lexical and vector
+    modes stay single-signal rankings). Returns the windows the query names."""
+    windows = []
+    if plan.mode == "hybrid" and settings.MEMORY_RECALL_TIME_WEIGHT > 0 and settings.MEMORY_RECALL_FUSION == "rrf":
+        windows = query_windows(plan.query, plan.as_of or timezone.now())
+    if windows:
+        in_window = _time_list(plan.base, cands, windows, plan.depth)
+        fusion.add_list(cands, "time", settings.MEMORY_RECALL_TIME_WEIGHT, in_window)
+    return windows
+
+
+def _direct_hits(plan: _Plan, lists: _Lists, cands: dict[int, fusion.Candidate]) -> list[RecallHit]:
+    """The fused candidates weighted by category, best first, with their facts loaded."""
+    # The base queryset re-checks ownership and liveness (or validity at as_of):
+    # an index row that lags behind the write path can never leak a fact.
+    categories = dict(plan.base.filter(pk__in=list(cands)).values_list("pk", "category"))
+    cands = {fid: c for fid, c in cands.items() if fid in categories}
+    fusion.apply_category_weights(cands, categories)
+    lex_scores, vec_dists = dict(lists.lexical), dict(lists.vector)
+    for fid, cand in cands.items():
+        if fid in lex_scores:
+            cand.signals["lexical_score"] = round(-lex_scores[fid], 4)
+        if fid in vec_dists:
+            cand.signals["vector_similarity"] = round(1.0 - vec_dists[fid], 4)
+    direct = sorted(cands.values(), key=lambda c: (-c.score, -c.fact_id))
+    # Only what can be returned is loaded as objects: k, or more when packing may skip some.
+    keep = direct if plan.budget_chars is not None else direct[: plan.k]
+    facts = plan.base.filter(pk__in=[c.fact_id for c in keep]).select_related("user").in_bulk()
+    return [RecallHit(facts[c.fact_id], c.score, c.signals) for c in keep if c.fact_id in facts]
+
+
+def _supplement_picks(plan: _Plan, hits: list[RecallHit]) -> list[tuple[int, dict]]:
+    """(fact id, signals) of the back-fill, in order: graph neighbours first, then the most
+    recent facts, until k is reached."""
+    taken = {h.fact.pk for h in hits}
+    picks: list[tuple[int, dict]] = []
+    if plan.terms or hits:
+        seeds = [h.fact.pk for h in hits[:5]]
+        for fid, entity in _graph_supplement(plan.user, plan.terms, seeds, taken, plan.base):
+            if len(hits) + len(picks) >= plan.k:
+                break
+            picks.append((fid, {"supplement": "graph", "via_entity": entity}))
+            taken.add(fid)
+    need = plan.k - len(hits) - len(picks)
+    if need > 0:
+        order = "-valid_from" if plan.as_of is not None else "-last_mentioned_at"
+        for fid in plan.base.exclude(pk__in=taken).order_by(order, "-pk").values_list("pk", flat=True)[:need]:
+            picks.append((fid, {"supplement": "recent"}))
+    return picks
+
+
+def _supplements(plan: _Plan, hits: list[RecallHit]) -> list[RecallHit]:
+    """Back-fill only: considered when direct hits do not fill k, and scored strictly
+    below the weakest direct hit."""
+    if len(hits) >= plan.k:
+        return []
+    floor = min((h.score for h in hits), default=None)
+    picks = _supplement_picks(plan, hits)
+    facts = {f.pk: f for f in plan.base.filter(pk__in=[fid for fid, _ in picks]).select_related("user")}
+    scores = fusion.supplement_scores(floor, len(picks))
+    return [
+        RecallHit(facts[fid], score, signals)
+        for (fid, signals), score in zip(picks, scores, strict=True)
+        if fid in facts
+    ]
+
+
+def _log(plan: _Plan, result: RecallResult, lists: _Lists) -> None:
+    """One RecallLog row: counts and timing, never the user's text."""
+    from recall.models import RecallLog
+
+    RecallLog.objects.create(
+        tenant_id=plan.user.tenant_id,
+        mode=result.mode,
+        degraded=result.degraded,
+        k=plan.k,
+        returned=len(result.items),
+        lexical_hits=len(lists.lexical),
+        vector_hits=len(lists.vector),
+        supplement_hits=result.stats["supplement_hits"],
+        latency_ms=result.stats["latency_ms"],
+    )
+
+
 def recall(
     *,
     user: MemoryUser,
@@ -238,155 +318,24 @@ def recall(
     log: bool = True,
 ) -> RecallResult:
     started = time.perf_counter()
-    if mode not in MODES:
-        raise Rejected("mode", f"mode must be one of {', '.join(MODES)}.")
-    if not 1 <= int(k) <= MAX_K:
-        raise Rejected("k", f"k must be between 1 and {MAX_K}.")
-    if budget_chars is not None and budget_chars < 1:
-        raise Rejected("budget_chars", "budget_chars must be a positive number of characters.")
-    query = (query or "")[:MAX_QUERY_CHARS]
-    terms = content_words(query)
-    depth = max(settings.MEMORY_RECALL_CANDIDATES, k)
-    stats: dict = {}
-    degraded = False
-    used_mode = mode
-
-    if as_of is not None:
-        base = Fact.objects.valid_at(as_of).filter(user=user)
-        snapshot = list(base.prefetch_related("entity_tags__entity"))
-        indexed = documents(snapshot)
-        docs = {fid: (words(d.body), words(d.context)) for fid, d in indexed.items()}
-    else:
-        base = Fact.objects.live().filter(user=user)
-        snapshot, docs, indexed = None, {}, {}
-    # Full-information fusion (below) needs each side's scores beyond its own top
-    # `depth`: one deeper read of each side gives them, no second query.
-    full_fusion = mode == "hybrid" and settings.MEMORY_RECALL_FUSION == "rrf" and settings.MEMORY_RECALL_FULL_FUSION
-    scan = max(depth, settings.MEMORY_RECALL_RESCORE_DEPTH) if full_fusion else depth
-    lexical_side = _LexicalSide(user.pk, terms, docs if snapshot is not None else None)
-    lexical = lexical_side.top(depth, scan) if mode != "vector" else []
-
-    vector_side = None
-    vector: list[tuple[int, float]] = []
-    if mode in ("hybrid", "vector") and query.strip():
-        try:
-            vector_side = _VectorSide(user.pk, embed_query(query, get_embedder()), snapshot, indexed)
-            vector = vector_side.top(depth, scan)
-        except EmbedderError as exc:
-            degraded = True
-            stats["embedder_error"] = str(exc)[:200]
-            if mode == "vector":
-                used_mode = "lexical"
-                lexical = lexical_side.top(depth, depth)
-    dropped = lexical_side.dropped
-
-    if full_fusion and vector_side is not None:
-        # Full-information fusion: every candidate of either list is ranked on
-        # both sides, so a fact 3rd by meaning and 80th by words still gets its
-        # lexical evidence counted (and vice versa).
-        union = [fid for fid, _ in lexical] + [fid for fid, _ in vector]
-        lexical = lexical_side.rank(union)
-        vector = vector_side.rank(union)
-
-    if settings.MEMORY_RECALL_FUSION == "linear":
-        now = timezone.now()
-        ids = {fid for fid, _ in lexical} | {fid for fid, _ in vector}
-        ages = dict(base.filter(pk__in=ids).values_list("pk", "last_mentioned_at"))
-        recency = {
-            fid: fusion.recency_weight((now - t).total_seconds(), settings.MEMORY_RECALL_HALF_LIFE_DAYS)
-            for fid, t in ages.items()
-        }
-        cands = fusion.linear(lexical, vector, recency)
-    else:
-        cands = fusion.rrf(
-            [
-                ("lexical", settings.MEMORY_RECALL_LEXICAL_WEIGHT, [fid for fid, _ in lexical]),
-                ("vector", settings.MEMORY_RECALL_VECTOR_WEIGHT, [fid for fid, _ in vector]),
-            ],
-            damping={
-                "lexical": fusion.relative_scores([-score for _, score in lexical], [fid for fid, _ in lexical]),
-                "vector": fusion.relative_scores([1.0 - d for _, d in vector], [fid for fid, _ in vector]),
-            }
-            if settings.MEMORY_RECALL_SCORE_DAMPING
-            else None,
-        )
-    # A time the query names is a third fused list (hybrid only: lexical and
-    # vector modes stay single-signal rankings).
-    windows = []
-    if mode == "hybrid" and settings.MEMORY_RECALL_TIME_WEIGHT > 0 and settings.MEMORY_RECALL_FUSION == "rrf":
-        windows = query_windows(query, as_of or timezone.now())
-    if windows:
-        in_window = _time_list(base, cands, windows, depth)
-        fusion.add_list(cands, "time", settings.MEMORY_RECALL_TIME_WEIGHT, in_window)
-    stats["time_windows"] = [w.label for w in windows]
-    lex_scores = dict(lexical)
-    vec_dists = dict(vector)
-
-    # The base queryset re-checks ownership and liveness (or validity at as_of):
-    # an index row that lags behind the write path can never leak a fact.
-    categories = dict(base.filter(pk__in=list(cands)).values_list("pk", "category"))
-    cands = {fid: c for fid, c in cands.items() if fid in categories}
-    fusion.apply_category_weights(cands, categories)
-    for fid, cand in cands.items():
-        if fid in lex_scores:
-            cand.signals["lexical_score"] = round(-lex_scores[fid], 4)
-        if fid in vec_dists:
-            cand.signals["vector_similarity"] = round(1.0 - vec_dists[fid], 4)
-    direct = sorted(cands.values(), key=lambda c: (-c.score, -c.fact_id))
-    # Only what can be returned is loaded as objects: k, or more when packing may skip some.
-    keep = direct if budget_chars is not None else direct[: int(k)]
-    facts = base.filter(pk__in=[c.fact_id for c in keep]).select_related("user").in_bulk()
-    hits = [RecallHit(facts[c.fact_id], c.score, c.signals) for c in keep if c.fact_id in facts]
-
-    # Supplements back-fill only: they are considered when direct hits do not
-    # fill k, and score strictly below the weakest direct hit.
-    supplements = 0
-    if len(hits) < k:
-        floor = min((h.score for h in hits), default=None)
-        taken = {h.fact.pk for h in hits}
-        extra: list[tuple[int, dict]] = []
-        if terms or hits:
-            for fid, entity in _graph_supplement(user, terms, [h.fact.pk for h in hits[:5]], taken, base):
-                if len(hits) + len(extra) >= k:
-                    break
-                extra.append((fid, {"supplement": "graph", "via_entity": entity}))
-                taken.add(fid)
-        need = k - len(hits) - len(extra)
-        if need > 0:
-            order = "-valid_from" if as_of is not None else "-last_mentioned_at"
-            for fid in base.exclude(pk__in=taken).order_by(order, "-pk").values_list("pk", flat=True)[:need]:
-                extra.append((fid, {"supplement": "recent"}))
-        extra_facts = {f.pk: f for f in base.filter(pk__in=[fid for fid, _ in extra]).select_related("user")}
-        scores = fusion.supplement_scores(floor, len(extra))
-        for (fid, signals), score in zip(extra, scores, strict=True):
-            if fid in extra_facts:
-                hits.append(RecallHit(extra_facts[fid], score, signals))
-                supplements += 1
-
-    items = fusion.pack(hits, int(k), budget_chars, lambda h: len(h.fact.text))
-    latency_ms = (time.perf_counter() - started) * 1000
-    stats.update(
-        {
-            "terms": len(terms),
-            "dropped_terms": len(dropped),
-            "lexical_hits": len(lexical),
-            "vector_hits": len(vector),
-            "supplement_hits": sum(1 for h in items if "supplement" in h.signals),
-            "latency_ms": latency_ms,
-        }
-    )
+    plan = _plan(user, query, k, mode, budget_chars, as_of)
+    lists = _gather(plan)
+    cands = _fuse(plan, lists)
+    windows = _add_time_list(plan, cands)
+    hits = _direct_hits(plan, lists, cands)
+    hits += _supplements(plan, hits)
+    items = fusion.pack(hits, plan.k, budget_chars, lambda h: len(h.fact.text))
+    stats = {
+        **lists.stats,
+        "time_windows": [w.label for w in windows],
+        "terms": len(plan.terms),
+        "dropped_terms": len(lists.dropped),
+        "lexical_hits": len(lists.lexical),
+        "vector_hits": len(lists.vector),
+        "supplement_hits": sum(1 for h in items if "supplement" in h.signals),
+        "latency_ms": (time.perf_counter() - started) * 1000,
+    }
+    result = RecallResult(items=items, mode=lists.mode, degraded=lists.degraded, stats=stats)
     if log:
-        from recall.models import RecallLog
-
-        RecallLog.objects.create(
-            tenant_id=user.tenant_id,
-            mode=used_mode,
-            degraded=degraded,
-            k=int(k),
-            returned=len(items),
-            lexical_hits=len(lexical),
-            vector_hits=len(vector),
-            supplement_hits=stats["supplement_hits"],
-            latency_ms=latency_ms,
-        )
-    return RecallResult(items=items, mode=used_mode, degraded=degraded, stats=stats)
+        _log(plan, result, lists)
+    return result

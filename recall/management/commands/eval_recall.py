@@ -25,6 +25,25 @@ def _int_list(raw: str) -> list[int]:
     return values
 
 
+def _mode_list(raw: str) -> list[str]:
+    modes = [m.strip() for m in raw.split(",") if m.strip()]
+    if bad := [m for m in modes if m not in (*MODES, "recency")]:
+        raise CommandError(f"Unknown mode(s) {bad}; choose from {', '.join(MODES)} or recency.")
+    return modes
+
+
+def _conversations(path: Path, max_sessions: int | None) -> list[tuple[str, dict]]:
+    try:
+        conversations = evaluation.load_conversations(path)
+    except (OSError, ValueError) as exc:
+        raise CommandError(f"Could not read {path}: {exc}") from exc
+    if max_sessions is None:
+        return conversations
+    if max_sessions < 1:
+        raise CommandError("--max-sessions needs a positive number of sessions.")
+    return [(name, evaluation.first_sessions(conv, max_sessions)) for name, conv in conversations]
+
+
 class Command(BaseCommand):
     help = (
         "Load LoCoMo-format conversations into a throwaway tenant (one memory user each), run every "
@@ -63,18 +82,9 @@ class Command(BaseCommand):
         path = Path(data)
         if not path.exists():
             raise CommandError(f"{path} does not exist; pass a LoCoMo JSON file or folder with --data.")
-        mode_list = [m.strip() for m in modes.split(",") if m.strip()]
-        if bad := [m for m in mode_list if m not in (*MODES, "recency")]:
-            raise CommandError(f"Unknown mode(s) {bad}; choose from {', '.join(MODES)} or recency.")
+        mode_list = _mode_list(modes)
         ks = _int_list(k)
-        try:
-            conversations = evaluation.load_conversations(path)
-        except (OSError, ValueError) as exc:
-            raise CommandError(f"Could not read {path}: {exc}") from exc
-        if max_sessions is not None:
-            if max_sessions < 1:
-                raise CommandError("--max-sessions needs a positive number of sessions.")
-            conversations = [(name, evaluation.first_sessions(conv, max_sessions)) for name, conv in conversations]
+        conversations = _conversations(path, max_sessions)
 
         cache_path = Path(embedding_cache) if embedding_cache else None
         embedder = evaluation.CachingEmbedder(get_embedder(), evaluation.load_embedding_cache(cache_path))

@@ -1,0 +1,116 @@
+"""The two ranked lists recall fuses, and the rules both readings of them share.
+
+The lexical side ranks facts by BM25 over the user's words, the vector side by
+cosine distance to the query's vector. Each is read from the live index, or,
+for point-in-time recall, from a snapshot of the facts valid then
+(recall.as_of.Snapshot), which applies the same rules defined here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+
+from recall import fts, vec
+from recall.embeddings import get_embedder
+
+if TYPE_CHECKING:
+    from recall.as_of import Snapshot
+
+
+def universal_terms(terms: list[str], freqs: dict[str, int], total: int) -> set[str]:
+    """Terms in so large a share of the user's facts that they rank nothing (names, "user").
+
+    `terms` are the query terms present in at least one fact, `freqs` how many of
+    the user's `total` facts hold each.
+    """
+    if total < settings.MEMORY_RECALL_UNIVERSAL_MIN_FACTS:
+        return set()
+    limit = settings.MEMORY_RECALL_UNIVERSAL_SHARE * total
+    universal = {t for t in terms if freqs.get(t, 0) > limit}
+    # Keep the query answerable when every term is common.
+    return universal if len(universal) < len(terms) else set()
+
+
+def relative_floor(hits: list[tuple[int, float]]) -> list[tuple[int, float]]:
+    """Drop BM25 hits far below the best one: with OR-ed terms the tail matches one weak word."""
+    share = settings.MEMORY_RECALL_LEXICAL_FLOOR
+    if share <= 0 or not hits:
+        return hits
+    best = -hits[0][1]
+    return [(fid, score) for fid, score in hits if -score >= share * best]
+
+
+def similarity_floor(pairs: list[tuple[int, float]]) -> list[tuple[int, float]]:
+    """Drop vector hits less similar to the query than MEMORY_RECALL_MIN_SIMILARITY."""
+    floor = settings.MEMORY_RECALL_MIN_SIMILARITY
+    return [(fid, dist) for fid, dist in pairs if 1.0 - dist >= floor]
+
+
+def lexical_live(user_id: int, terms: list[str], limit: int) -> tuple[list[tuple[int, float]], list[str]]:
+    """BM25 hits from the live FTS5 index, and the universal terms left out of the query."""
+    if not terms:
+        return [], []
+    freqs = fts.doc_frequencies(user_id, terms)
+    present = [t for t in terms if freqs.get(t, 0) > 0]
+    dropped = universal_terms(present, freqs, fts.user_doc_count(user_id))
+    kept = [t for t in present if t not in dropped]
+    return relative_floor(fts.search(user_id, kept, limit)), sorted(dropped)
+
+
+class _Side:
+    """One side's reading: top() fills `known`, rank() answers from it.
+
+    Scores are lower-is-better on both sides (FTS5's negative bm25(), cosine distance).
+    """
+
+    def __init__(self) -> None:
+        self.known: dict[int, float] = {}  # every score read, beyond the list's own depth
+
+    def _keep(self, hits: list[tuple[int, float]], limit: int) -> list[tuple[int, float]]:
+        self.known = dict(hits)
+        return hits[:limit]
+
+    def rank(self, fact_ids: list[int]) -> list[tuple[int, float]]:
+        """These facts' scores, best first. A fact the side never read (matching no query word,
+        with no vector yet, or beyond the scanned depth) is left out: its RRF share would be
+        next to nothing."""
+        scores = {fid: self.known[fid] for fid in dict.fromkeys(fact_ids) if fid in self.known}
+        return sorted(scores.items(), key=lambda pair: (pair[1], pair[0]))
+
+
+class LexicalSide(_Side):
+    """BM25 over the user's live index, or over a point-in-time snapshot."""
+
+    def __init__(self, user_id: int, terms: list[str], snapshot: Snapshot | None) -> None:
+        super().__init__()
+        self.user_id, self.terms, self.snapshot = user_id, terms, snapshot
+        self.dropped: list[str] = []  # universal terms left out (live index only)
+
+    def top(self, limit: int, scan: int) -> list[tuple[int, float]]:
+        """The best `limit` hits; the scores of the best `scan` are kept for rank()."""
+        if self.snapshot is not None:
+            hits = self.snapshot.bm25(self.terms, max(limit, scan))
+        else:
+            hits, self.dropped = lexical_live(self.user_id, self.terms, max(limit, scan))
+        return self._keep(hits, limit)
+
+
+class VectorSide(_Side):
+    """Cosine distances to the query over the user's stored vectors, or a snapshot's."""
+
+    def __init__(self, user_id: int, query_vector, snapshot: Snapshot | None) -> None:
+        super().__init__()
+        self.user_id, self.query_vector, self.snapshot = user_id, query_vector, snapshot
+        self.model = get_embedder().model_name
+        if snapshot is not None:
+            snapshot.vectors()  # a retired fact is embedded now: an embedder failure surfaces here
+
+    def top(self, limit: int, scan: int) -> list[tuple[int, float]]:
+        """The nearest `limit` facts; the distances of the nearest `scan` are kept for rank()."""
+        if self.snapshot is not None:
+            hits = self.snapshot.nearest(self.query_vector, max(limit, scan))
+        else:
+            hits = vec.search(self.user_id, self.query_vector, max(limit, scan), self.model)
+        return self._keep(similarity_floor(hits), limit)
