@@ -1,4 +1,4 @@
-"""Fact routes (API.md): thin handlers over facts.selectors and facts.services."""
+"""Fact routes (docs/api.md): thin handlers over facts.selectors and facts.services."""
 
 from __future__ import annotations
 

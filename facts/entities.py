@@ -1,4 +1,4 @@
-"""Entity name normalisation, resolution and tagging (SPEC 2).
+"""Entity name normalisation, resolution and tagging (docs/design.md §2).
 
 An entity's `name` is its readable normalised form (lower case, single spaces,
 no edge punctuation). Resolution also matches a simple singular form and the

@@ -1,4 +1,4 @@
-"""The injection floor (SPEC 3): memory text must never be able to steer a prompt.
+"""The injection floor (docs/design.md §3): memory text must never be able to steer a prompt.
 
 Every fact written, by the API or by the extractor, passes `check_fact_text`.
 A refusal raises `Rejected` naming the rule, so the client can tell what to fix.

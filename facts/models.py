@@ -1,4 +1,4 @@
-"""Tenancy and the bi-temporal fact store (SPEC 1-2)."""
+"""Tenancy and the bi-temporal fact store (docs/design.md §1-2)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ class Tenant(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid_lib.uuid4, editable=False)
     name = models.CharField(max_length=200)
     # Health/finance facts enter prompt context blocks only when the query is
-    # about them, unless the tenant opts in here (SPEC 6).
+    # about them, unless the tenant opts in here (docs/design.md §6).
     allow_sensitive_context = models.BooleanField(default=False)
     staff = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="tenants", blank=True)
     created_at = models.DateTimeField(default=timezone.now)

@@ -1,4 +1,4 @@
-"""Erase and export one memory user (SPEC 8): the right to erasure and of access.
+"""Erase and export one memory user (docs/design.md §8): the right to erasure and of access.
 
 `user_erase` removes every row held about a user in ONE transaction, asks the
 apps that derived data from it (recall index, profiles) to remove theirs

@@ -1,4 +1,4 @@
-"""Erase and export routes (SPEC 8).
+"""Erase and export routes (docs/design.md §8).
 
 Erasing needs the `admin` scope: it cannot be undone, so a routine `write` key
 (the one an assistant holds to send turns) must not be able to do it.

@@ -1,4 +1,4 @@
-"""Extraction as a chain of three Celery tasks (SPEC 4, scale-out).
+"""Extraction as a chain of three Celery tasks (docs/design.md §4, scale-out).
 
     extract_turn (db queue)     claim the turn, salience gate, build the job
       -> call_extractor (llm)   the one LLM call, retries, re-ask; no database

@@ -1,4 +1,4 @@
-"""Turn routes (API.md): post a finished turn for background extraction, read its state."""
+"""Turn routes (docs/api.md): post a finished turn for background extraction, read its state."""
 
 from __future__ import annotations
 

@@ -153,14 +153,14 @@ CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=120
 CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=180)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
-# Queues (SPEC 4): `db` reads inputs and applies results on the database host;
+# Queues (docs/design.md §4): `db` reads inputs and applies results on the database host;
 # `llm` and `embed` are stateless and may be consumed on other machines.
 CELERY_TASK_DEFAULT_QUEUE = "db"
 MEMORY_QUEUE_DB = "db"
 MEMORY_QUEUE_LLM = "llm"
 MEMORY_QUEUE_EMBED = "embed"
 
-# --- Memory: write path (SPEC 3) ------------------------------------------------
+# --- Memory: write path (docs/design.md §3) ------------------------------------------------
 MEMORY_HIGH_RISK_CATEGORIES = env.list("MEMORY_HIGH_RISK_CATEGORIES", default=["identity", "health", "finance"])
 MEMORY_FIRST_MENTION_CONFIDENCE = env.float("MEMORY_FIRST_MENTION_CONFIDENCE", default=0.40)
 MEMORY_CONFIDENCE_STEP = env.float("MEMORY_CONFIDENCE_STEP", default=0.30)
@@ -170,7 +170,7 @@ MEMORY_PROFILE_BUDGET_CHARS = env.int("MEMORY_PROFILE_BUDGET_CHARS", default=8_0
 MEMORY_OTHER_BUDGET_CHARS = env.int("MEMORY_OTHER_BUDGET_CHARS", default=60_000)
 MEMORY_MAX_TURN_CHARS = env.int("MEMORY_MAX_TURN_CHARS", default=20_000)
 
-# --- Memory: extraction (SPEC 4) ------------------------------------------------
+# --- Memory: extraction (docs/design.md §4) ------------------------------------------------
 OPENAI_API_KEY = env.str("OPENAI_API_KEY", default="")
 OPENAI_BASE_URL = env.str("OPENAI_BASE_URL", default="")
 MEMORY_LLM_MODEL = env.str("MEMORY_LLM_MODEL", default="gpt-4.1-mini")
@@ -180,7 +180,7 @@ MEMORY_EXTRACTION_FACTS_CHARS = env.int("MEMORY_EXTRACTION_FACTS_CHARS", default
 MEMORY_LLM_BACKOFF_SECONDS = env.float("MEMORY_LLM_BACKOFF_SECONDS", default=2.0)
 MEMORY_LLM_JSON_MODE = env.bool("MEMORY_LLM_JSON_MODE", default=True)
 
-# --- Memory: embeddings and recall (SPEC 5) -------------------------------------
+# --- Memory: embeddings and recall (docs/design.md §5) -------------------------------------
 MEMORY_EMBEDDER = env.str("MEMORY_EMBEDDER", default="local")
 if MEMORY_EMBEDDER not in {"local", "openai"}:
     raise ImproperlyConfigured("MEMORY_EMBEDDER must be 'local' or 'openai'.")
@@ -209,7 +209,7 @@ MEMORY_RECALL_EXCHANGE_CHARS = env.int("MEMORY_RECALL_EXCHANGE_CHARS", default=3
 MEMORY_RECALL_HALF_LIFE_DAYS = env.float("MEMORY_RECALL_HALF_LIFE_DAYS", default=7.0)
 MEMORY_RECALL_TIME_WEIGHT = env.float("MEMORY_RECALL_TIME_WEIGHT", default=3.0)
 
-# --- Memory: profiles and context (SPEC 6) --------------------------------------
+# --- Memory: profiles and context (docs/design.md §6) --------------------------------------
 MEMORY_PROFILE_EVERY_TURNS = env.int("MEMORY_PROFILE_EVERY_TURNS", default=5)
 MEMORY_PROFILE_RECENT_DAYS = env.int("MEMORY_PROFILE_RECENT_DAYS", default=7)
 MEMORY_PROFILE_KEEP_VERSIONS = env.int("MEMORY_PROFILE_KEEP_VERSIONS", default=20)

@@ -1,4 +1,4 @@
-"""Profile, session end, context block and metrics routes (API.md): thin handlers."""
+"""Profile, session end, context block and metrics routes (docs/api.md): thin handlers."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The context block (SPEC 6): prompt-ready memory under a token budget.
+"""The context block (docs/design.md §6): prompt-ready memory under a token budget.
 
 Sections, in the order they appear and the order of importance:
 hard constraints and hard preferences, who the user is, the current task,

@@ -1,4 +1,4 @@
-"""Per-tenant metrics over a time window (SPEC 9).
+"""Per-tenant metrics over a time window (docs/design.md §9).
 
 Definitions (also in the README, "Metrics"):
 - lexical / vector hit rate: share of live recall requests (RecallLog, one per

@@ -1,4 +1,4 @@
-"""Materialised profiles (SPEC 6) and the per-request log of context blocks (SPEC 9)."""
+"""Materialised profiles (docs/design.md §6) and the per-request log of context blocks (docs/design.md §9)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The profile projection (SPEC 6): a pure function from live facts to sections.
+"""The profile projection (docs/design.md §6): a pure function from live facts to sections.
 
 `build_profile` takes plain item dicts (see `fact_item`) so it can be tested
 and reused by the context block without touching the database.

@@ -1,6 +1,6 @@
 """Which sensitive facts (health, finance) may enter a context block.
 
-Rule (SPEC 6 and issue 6): a health or finance fact enters only when the
+Rule (docs/design.md §6): a health or finance fact enters only when the
 tenant allows sensitive context, or the query is about its topic, or the query
 matched the fact's own words in recall. Hard constraints such as allergies or
 dietary restrictions also count as relevant to any query about food or

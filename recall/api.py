@@ -1,4 +1,4 @@
-"""POST /api/v1/users/{user_id}/recall (API.md): a thin handler over recall.services."""
+"""POST /api/v1/users/{user_id}/recall (docs/api.md): a thin handler over recall.services."""
 
 from __future__ import annotations
 

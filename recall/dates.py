@@ -2,7 +2,7 @@
 
 A query that names a time is asking about what was said or true then; recall
 turns each window into a ranked list of the facts whose valid_from falls in it
-(SPEC 5 fusion gains a third list). Only unambiguous forms are read: a bare
+(docs/design.md §5 fusion gains a third list). Only unambiguous forms are read: a bare
 month needs a preposition ("in May", never the modal "may"), numeric dates only
 in ISO order (2023-10-13). Relative forms count from `now` (or `as_of`).
 """

@@ -1,4 +1,4 @@
-"""LoCoMo-format retrieval evaluation (API.md `eval_recall`).
+"""LoCoMo-format retrieval evaluation (docs/api.md `eval_recall`).
 
 Each conversation becomes one memory user of a throwaway tenant. Corpus
 `observations`: every session_N_observation item is a fact whose provenance is

@@ -31,7 +31,7 @@ class RecallLog(models.Model):
 
 
 class EvalRun(models.Model):
-    """One `eval_recall` run; `results` has the API.md shape ({"hybrid": {"recall@10": ...}, ...})."""
+    """One `eval_recall` run; `results` has the docs/api.md shape ({"hybrid": {"recall@10": ...}, ...})."""
 
     corpus = models.CharField(max_length=32)
     questions = models.PositiveIntegerField()

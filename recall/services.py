@@ -1,4 +1,4 @@
-"""recall(): hybrid recall over one user's facts (SPEC 5).
+"""recall(): hybrid recall over one user's facts (docs/design.md §5).
 
 lexical (FTS5 BM25 over the user's namespaced terms) and vector (exact cosine
 scan of the user's vectors) lists are re-ranked over their union on both

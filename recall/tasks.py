@@ -1,4 +1,4 @@
-"""Index sync after commit (SPEC 4 "Embedding sync").
+"""Index sync after commit (docs/design.md §4 "Embedding sync").
 
 sync_facts (queue db) updates the FTS rows and removes rows of facts that
 stopped being live, then hands the texts needing a vector to embed_facts

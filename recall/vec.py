@@ -2,7 +2,7 @@
 
 A user's vectors are found through the index on user_id and ranked with
 sqlite-vec's vec_distance_cosine, so the cost is that user's row count,
-whatever the table holds (MEASURED.md: ~0.5 ms at 1M rows).
+whatever the table holds (docs/measurements.md: ~0.5 ms at 1M rows).
 """
 
 from __future__ import annotations

@@ -49,7 +49,7 @@ def _parse_time(value: str | None) -> datetime | None:
 
 
 def idempotency_key(turn_pk: int, key: str, action: str, item: dict) -> str:
-    """SPEC 3: turn id + fact key + a hash of the action, stable across re-deliveries."""
+    """docs/design.md §3: turn id + fact key + a hash of the action, stable across re-deliveries."""
     action_hash = hashlib.sha1(json.dumps([action, item], sort_keys=True).encode()).hexdigest()
     return hashlib.sha256(f"{turn_pk}|{key}|{action_hash}".encode()).hexdigest()
 

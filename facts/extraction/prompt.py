@@ -1,4 +1,4 @@
-"""The extraction prompt: our own words for SPEC 4's doctrine, built from plain data.
+"""The extraction prompt: our own words for docs/design.md §4's doctrine, built from plain data.
 
 Pure Python (no models) so the LLM-queue worker can rebuild the messages for
 a re-ask. Inputs arrive in the task message prepared on the database host.

@@ -1,4 +1,4 @@
-"""The salience gate (SPEC 4): turns that cannot hold a durable fact skip the LLM.
+"""The salience gate (docs/design.md §4): turns that cannot hold a durable fact skip the LLM.
 
 Cheap and conservative: it only skips what is clearly empty of assertions
 (greetings, thanks, acknowledgements, one word, or text with no first-person

@@ -1,4 +1,4 @@
-"""The extraction reply (API.md) as pydantic models, and its parser.
+"""The extraction reply (docs/api.md) as pydantic models, and its parser.
 
 Pure Python, no Django models: the LLM-queue worker validates replies with it
 on machines that never open the database. The four lists are required (the

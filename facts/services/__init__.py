@@ -1,4 +1,4 @@
-"""The write path (SPEC 3). Every change to a fact goes through these functions.
+"""The write path (docs/design.md §3). Every change to a fact goes through these functions.
 
 Each public write is atomic, records FactHistory, bumps the user's
 facts_version and announces the touched fact ids after commit (facts.signals).

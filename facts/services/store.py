@@ -216,6 +216,6 @@ def retire_superseded(old: Fact, new: Fact, actor: Actor, now, *, reason: str) -
     old.superseded_by = new
     old.updated_at = now
     old.save(update_fields=["status", "valid_to", "superseded_by", "updated_at"])
-    # Edges are valid while their provenance fact is (SPEC 2): retire them with it.
+    # Edges are valid while their provenance fact is (docs/design.md §2): retire them with it.
     old.edges.filter(valid_to=None).update(valid_to=old.valid_to)
     record(old, HistoryAction.SUPERSEDE, actor, before=before, after=snapshot(old), reason=reason)

@@ -1,1 +1,1 @@
-"""Staff dashboard (SPEC 7): thin views over facts.services, facts.privacy and the models' querysets."""
+"""Staff dashboard (docs/design.md §7): thin views over facts.services, facts.privacy and the models' querysets."""

@@ -1,6 +1,6 @@
 """The recall index: an FTS5 table over live fact text and a table of vectors.
 
-Why this layout (see shared/docs/MEASURED.md and the README's Recall section):
+Why this layout (see docs/measurements.md and docs/recall.md):
 - FTS5 terms are namespaced by user ("<user pk>x<token>", see recall/query.py),
   so every posting list belongs to one user and a lexical query never reads
   another user's postings: its cost follows that user's facts only.

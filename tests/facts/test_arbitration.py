@@ -1,4 +1,4 @@
-"""The confidence policy and the high-risk guard (SPEC 3)."""
+"""The confidence policy and the high-risk guard (docs/design.md §3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""After an erase the user's text is nowhere in the database files (SPEC 8).
+"""After an erase the user's text is nowhere in the database files (docs/design.md §8).
 
 Needs real commits (the recall index fills after commit, the checkpoint runs
 after commit), so this test runs outside the per-test transaction.

@@ -1,4 +1,4 @@
-"""manage.py bench_recall: recall latency of one user as the store grows (API.md)."""
+"""manage.py bench_recall: recall latency of one user as the store grows (docs/api.md)."""
 
 from __future__ import annotations
 
