@@ -1,10 +1,12 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from mcp_server.views import mcp_endpoint
 from memory_service.api import api
 
 urlpatterns = [
     path("api/v1/", api.urls),
+    path("mcp", mcp_endpoint, name="mcp"),
     path("admin/", admin.site.urls),
     path("", include("profiles.urls")),
     path("", include("facts.urls")),
