@@ -175,7 +175,7 @@ def get_memories(
 
 
 def get_memory(user_id: UserId, memory_id: MemoryId) -> dict:
-    """One memory of the user by id."""
+    """Read one memory of the user by its id (from search_memories or get_memories): text, status, validity."""
     return fact_json(_owned_fact(user_id, memory_id, "read"))
 
 

@@ -17,10 +17,10 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
-from facts.bookkeeping import note_key_used
 from facts.models import ApiKey
 from mcp_server.caller import current_key
 from mcp_server.server import mcp_server
+from memory_service.auth import api_key_auth
 
 MAX_BODY_BYTES = 1024 * 1024
 _HOP_BY_HOP = {"content-length", "connection", "transfer-encoding"}
@@ -30,10 +30,7 @@ def _bearer_key(request: HttpRequest) -> ApiKey | None:
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None
-    key = ApiKey.objects.for_key(token.strip())
-    if key is not None:
-        note_key_used(key)
-    return key
+    return api_key_auth.authenticate(request, token.strip())
 
 
 def _asgi_scope(request: HttpRequest) -> dict:
@@ -48,7 +45,9 @@ def _asgi_scope(request: HttpRequest) -> dict:
         "raw_path": request.path.encode(),
         "root_path": "",
         "query_string": request.META.get("QUERY_STRING", "").encode("latin-1"),
-        "headers": [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in request.headers.items()],
+        "headers": [
+            (name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in request.headers.items()
+        ],
         "client": (request.META.get("REMOTE_ADDR", ""), 0),
         "server": (host, int(port or (443 if request.is_secure() else 80))),
     }
