@@ -30,9 +30,11 @@ def session(live, key: str, steps, mode: str = "auto"):
 
     async def main():
         headers = {"Authorization": f"Bearer {key}"}
-        async with httpx2.AsyncClient(timeout=300, headers=headers) as http:
-            async with Client(streamable_http_client(f"{live.base}/mcp", http_client=http), mode=mode) as client:
-                return await steps(client)
+        async with (
+            httpx2.AsyncClient(timeout=300, headers=headers) as http,
+            Client(streamable_http_client(f"{live.base}/mcp", http_client=http), mode=mode) as client,
+        ):
+            return await steps(client)
 
     return anyio.run(main)
 
