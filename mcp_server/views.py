@@ -13,7 +13,7 @@ manager must be entered (`run()`) once per instance, so one per request.
 from __future__ import annotations
 
 from asgiref.sync import async_to_sync
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
@@ -93,6 +93,10 @@ def mcp_endpoint(request: HttpRequest) -> HttpResponse:
             status=401,
             headers={"WWW-Authenticate": 'Bearer realm="mcp"'},
         )
+    if request.method != "POST":
+        # No server-initiated stream (GET) and no session to end (DELETE): the transport is stateless.
+        # 405 is the answer the protocol gives clients for that; they carry on with POSTs.
+        return HttpResponseNotAllowed(["POST"])
     if len(request.body) > MAX_BODY_BYTES:
         return JsonResponse({"detail": f"The request body is over {MAX_BODY_BYTES} bytes."}, status=413)
     status, headers, body = async_to_sync(_serve)(_asgi_scope(request), request.body, key)

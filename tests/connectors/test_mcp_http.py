@@ -201,3 +201,11 @@ def test_it_answers_401_without_a_valid_key(live):
         answer = httpx2.post(f"{live.base}/mcp", json=body, headers=headers, timeout=30)
         assert answer.status_code == 401, headers
         assert "Bearer" in answer.json()["detail"]
+
+
+def test_it_offers_no_stream_and_no_session_to_end(live):
+    headers = {"Authorization": f"Bearer {live.alice}", "Accept": "text/event-stream"}
+    for method in ("GET", "DELETE"):
+        answer = httpx2.request(method, f"{live.base}/mcp", headers=headers, timeout=30)
+        assert answer.status_code == 405, method
+        assert answer.headers["Allow"] == "POST"
