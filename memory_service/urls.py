@@ -8,8 +8,9 @@ from memory_service.api import api
 urlpatterns = [
     path("api/v1/", api.urls),
     path("mcp", mcp_endpoint, name="mcp"),
-    path("", mem0_api.urls),  # mem0-compatible routes: /v1/..., /v2/..., /v3/...
     path("admin/", admin.site.urls),
     path("", include("profiles.urls")),
     path("", include("facts.urls")),
+    # mem0-compatible routes (/v1/..., /v2/..., /v3/...); last, as ninja also maps the bare root.
+    path("", mem0_api.urls),
 ]
