@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 
-import anyio
 import httpx2
 import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+
+from tests.connectors.aio import run_async
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -36,7 +37,7 @@ def session(live, key: str, steps, mode: str = "auto"):
         ):
             return await steps(client)
 
-    return anyio.run(main)
+    return run_async(main)
 
 
 def ok(result) -> dict:

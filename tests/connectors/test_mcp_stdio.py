@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import subprocess
 
-import anyio
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
+from tests.connectors.aio import run_async
 from tests.integration.stack import BIN, ROOT
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
@@ -27,7 +27,7 @@ def stdio_session(live, key: str, steps):
         async with Client(params, read_timeout_seconds=120) as client:
             return await steps(client)
 
-    return anyio.run(main)
+    return run_async(main)
 
 
 def test_the_stdio_server_serves_the_same_tools_with_the_keys_tenant(live):
