@@ -34,7 +34,6 @@ def _bearer_key(request: HttpRequest) -> ApiKey | None:
 
 
 def _asgi_scope(request: HttpRequest) -> dict:
-    host, _, port = request.get_host().partition(":")
     return {
         "type": "http",
         "asgi": {"version": "3.0"},
@@ -49,7 +48,7 @@ def _asgi_scope(request: HttpRequest) -> dict:
             (name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in request.headers.items()
         ],
         "client": (request.META.get("REMOTE_ADDR", ""), 0),
-        "server": (host, int(port or (443 if request.is_secure() else 80))),
+        "server": (request.META.get("SERVER_NAME", ""), int(request.get_port() or 80)),
     }
 
 
