@@ -1,8 +1,12 @@
-"""API-key authentication: `Authorization: Bearer <key>`; the key decides the tenant."""
+"""API-key authentication: `Authorization: Bearer <key>`; the key decides the tenant.
+
+The mem0-compatible routes (mem0_api) also take `Authorization: Token <key>`,
+the scheme mem0's clients send; /api/v1 stays Bearer only, as documented.
+"""
 
 from __future__ import annotations
 
-from ninja.security import HttpBearer
+from ninja.security import APIKeyHeader, HttpBearer
 
 from facts.bookkeeping import note_key_used
 from facts.models import ApiKey, Tenant
@@ -18,6 +22,21 @@ class ApiKeyAuth(HttpBearer):
 
 
 api_key_auth = ApiKeyAuth()
+
+
+class TokenOrBearerAuth(APIKeyHeader):
+    """`Authorization: Token <key>` (mem0's clients) or `Authorization: Bearer <key>`."""
+
+    param_name = "Authorization"
+
+    def authenticate(self, request, key: str | None) -> ApiKey | None:
+        scheme, _, token = (key or "").partition(" ")
+        if scheme.lower() not in {"token", "bearer"} or not token.strip():
+            return None
+        return api_key_auth.authenticate(request, token.strip())
+
+
+token_or_bearer_auth = TokenOrBearerAuth()
 
 
 def require_scope(request, scope: str) -> Tenant:

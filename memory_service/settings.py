@@ -50,6 +50,8 @@ INSTALLED_APPS = [
     "facts",
     "recall",
     "profiles",
+    "mcp_server",
+    "mem0_api",
 ]
 
 MIDDLEWARE = [

@@ -1,11 +1,16 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from mcp_server.views import mcp_endpoint
+from mem0_api.api import mem0_api
 from memory_service.api import api
 
 urlpatterns = [
     path("api/v1/", api.urls),
+    path("mcp", mcp_endpoint, name="mcp"),
     path("admin/", admin.site.urls),
     path("", include("profiles.urls")),
     path("", include("facts.urls")),
+    # mem0-compatible routes (/v1/..., /v2/..., /v3/...); last, as ninja also maps the bare root.
+    path("", mem0_api.urls),
 ]

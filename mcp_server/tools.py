@@ -1,0 +1,226 @@
+"""The MCP tools: thin calls into the same services the REST API (/api/v1) uses.
+
+Each tool is a plain synchronous function; `mcp_server.server` registers it
+with the SDK and runs it on Django's request thread. Scopes mirror the REST
+routes: reads need `read`, changes need `write`, erasing a user needs `admin`.
+Every tool names the end user, and a memory id is only found when it belongs
+to that user of the caller's tenant.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+from uuid import UUID
+
+from django.db import transaction
+from django.db.models import prefetch_related_objects
+from pydantic import Field
+
+from facts import privacy, selectors, services
+from facts.services import turns
+from facts.extraction.status import extractor_state
+from facts.models import Category, Fact
+from mcp_server.caller import actor, tenant_with_scope
+from mcp_server.render import fact_json, history_json
+from memory_service.errors import NotFound, Rejected
+from profiles import services as profile_services
+from recall import services as recall_services
+
+UserId = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=services.USER_ID_MAX,
+        description="The end user whose memory this is (your application's id for them). "
+        "Always the same id for the same person.",
+    ),
+]
+MemoryId = Annotated[str, Field(description="A memory id (a UUID) as returned by another memory tool.")]
+
+
+def _owned_fact(user_id: str, memory_id: str, scope: str) -> Fact:
+    tenant = tenant_with_scope(scope)
+    try:
+        fact_uuid = UUID(memory_id)
+    except ValueError as exc:
+        raise Rejected("memory_id", "memory_id must be a memory id (a UUID) returned by a memory tool.") from exc
+    fact = services.fact_get(tenant=tenant, fact_id=fact_uuid)
+    # Ids are unique per tenant; naming the user as well keeps one user's tool
+    # calls from touching another user's memories of the same tenant.
+    if fact.user.external_id != user_id:
+        raise NotFound("Fact not found.")
+    return fact
+
+
+def add_memory(
+    user_id: UserId,
+    text: Annotated[
+        str,
+        Field(
+            min_length=1,
+            max_length=20_000,
+            description="What the user said in this turn (or, with store_directly, the one fact to keep).",
+        ),
+    ],
+    store_directly: Annotated[
+        bool,
+        Field(
+            description="false (default): treat `text` as a conversation turn; facts are extracted from it in "
+            "the background. true: store `text` itself as one memory now (a short, self-contained statement "
+            "about the user, e.g. 'Prefers metric units')."
+        ),
+    ] = False,
+    assistant_response: Annotated[
+        str, Field(max_length=20_000, description="Your reply in the same turn (context for extraction only).")
+    ] = "",
+    session_id: Annotated[
+        str, Field(min_length=1, max_length=128, description="The conversation this turn belongs to.")
+    ] = "mcp",
+    category: Annotated[
+        Category | None, Field(description="With store_directly: the kind of fact (default other).")
+    ] = None,
+    key: Annotated[
+        str | None,
+        Field(
+            max_length=64,
+            description="With store_directly: a stable slot such as 'home_city'; a new value for the same "
+            "key supersedes the old one (kept in history).",
+        ),
+    ] = None,
+) -> dict:
+    """Remember something about the user.
+
+    Send each finished conversation turn (store_directly=false): the service extracts durable facts from it in
+    the background and resolves contradictions with what it already knows. Use store_directly=true only for a
+    statement the user explicitly asked you to remember.
+    """
+    tenant = tenant_with_scope("write")
+    services.validate_user_id(user_id)
+    if store_directly:
+        with transaction.atomic():
+            user = services.memory_user_get_or_create(tenant=tenant, user_id=user_id)
+            result = services.fact_store(user=user, text=text, actor=actor(), category=category, key=key)
+        note = "held for confirmation by staff" if result.outcome == "pending" else ""
+        return {"outcome": result.outcome, "memory": fact_json(result.fact), **({"note": note} if note else {})}
+    with transaction.atomic():
+        user = services.memory_user_get_or_create(tenant=tenant, user_id=user_id)
+        turn, created = turns.turn_submit(
+            user=user, session_id=session_id, user_input=text, assistant_response=assistant_response
+        )
+    turn.refresh_from_db()  # extraction may already have run (an eager worker)
+    return {
+        "turn_id": turn.turn_id,
+        "status": turn.state,
+        "created": created,
+        "extractor": extractor_state()["active"],
+        "note": "Facts are extracted in the background; search_memories shows them once done.",
+    }
+
+
+def search_memories(
+    user_id: UserId,
+    query: Annotated[str, Field(max_length=4_000, description="What to look for, in natural language.")],
+    k: Annotated[int, Field(ge=1, le=200, description="How many memories to return at most.")] = 10,
+    mode: Annotated[
+        Literal["hybrid", "lexical", "vector"],
+        Field(description="hybrid (default, best), lexical (exact words) or vector (meaning only)."),
+    ] = "hybrid",
+    as_of: Annotated[
+        datetime | None,
+        Field(description="ISO 8601 time: recall what was true then (superseded values included) instead of now."),
+    ] = None,
+) -> dict:
+    """Find the user's memories relevant to a question or topic, best first, each with its score."""
+    tenant = tenant_with_scope("read")
+    user = services.memory_user_get(tenant=tenant, user_id=user_id)
+    result = recall_services.recall(user=user, query=query, k=k, mode=mode, as_of=as_of)
+    facts = [hit.fact for hit in result.items]
+    prefetch_related_objects(facts, "entity_tags__entity", "superseded_by", "replaces")
+    items = [{**fact_json(hit.fact), "score": round(hit.score, 4)} for hit in result.items]
+    return {"items": items, "mode": result.mode, "degraded": result.degraded}
+
+
+def get_context(
+    user_id: UserId,
+    max_tokens: Annotated[int, Field(ge=1, le=32_000, description="Token budget of the block.")] = 1_500,
+    query: Annotated[
+        str | None, Field(max_length=4_000, description="The current request, to add memories relevant to it.")
+    ] = None,
+) -> dict:
+    """A ready-to-use block of what matters about the user (profile plus memories relevant to `query`),
+    packed to fit `max_tokens`. Put its `text` in your context at the start of a conversation."""
+    tenant = tenant_with_scope("read")
+    user = services.memory_user_get(tenant=tenant, user_id=user_id)
+    block = profile_services.context_block(user=user, query=query, max_tokens=max_tokens)
+    return {"text": block.text, "tokens": block.tokens, "max_tokens": block.max_tokens, "dropped": len(block.dropped)}
+
+
+def get_memories(
+    user_id: UserId,
+    limit: Annotated[int, Field(ge=1, le=200, description="Page size.")] = 50,
+    cursor: Annotated[str | None, Field(max_length=200, description="next_cursor of the previous page.")] = None,
+    category: Annotated[Category | None, Field(description="Only this kind of fact.")] = None,
+    include_retired: Annotated[
+        bool, Field(description="Also superseded and expired memories (the user's history).")
+    ] = False,
+) -> dict:
+    """List the user's memories, newest first, one page at a time."""
+    tenant = tenant_with_scope("read")
+    user = services.memory_user_get(tenant=tenant, user_id=user_id)
+    page, next_cursor = selectors.fact_list(
+        user=user, category=category, include_retired=include_retired, limit=limit, cursor=cursor
+    )
+    return {"items": [fact_json(fact) for fact in page], "next_cursor": next_cursor}
+
+
+def get_memory(user_id: UserId, memory_id: MemoryId) -> dict:
+    """Read one memory of the user by its id (from search_memories or get_memories): text, status, validity."""
+    return fact_json(_owned_fact(user_id, memory_id, "read"))
+
+
+def update_memory(
+    user_id: UserId,
+    memory_id: MemoryId,
+    text: Annotated[str, Field(min_length=1, max_length=20_000, description="The corrected statement.")],
+) -> dict:
+    """Correct a memory. The old version is kept in its history and the corrected one gets a NEW id
+    (returned here); use it for later calls."""
+    fact = _owned_fact(user_id, memory_id, "write")
+    new = services.fact_supersede(fact=fact, text=text, actor=actor(), reason="corrected through MCP")
+    return {"memory": fact_json(new), "replaced": str(fact.uuid)}
+
+
+def delete_memory(user_id: UserId, memory_id: MemoryId) -> dict:
+    """Forget one memory for good (its words are removed, the audit keeps that it existed)."""
+    fact = _owned_fact(user_id, memory_id, "write")
+    services.fact_forget(fact=fact, actor=actor())
+    return {"deleted": memory_id}
+
+
+def delete_all_memories(user_id: UserId) -> dict:
+    """Erase everything held about the user (memories, turns, profile). Cannot be undone; needs an admin key.
+    Only when the user asks to be forgotten entirely."""
+    tenant = tenant_with_scope("admin")
+    user = services.memory_user_get(tenant=tenant, user_id=user_id)
+    receipt = privacy.user_erase(user=user, actor=actor())
+    return {"erased": user_id, "receipt_id": receipt.id, "counts": receipt.counts}
+
+
+def get_memory_history(user_id: UserId, memory_id: MemoryId) -> dict:
+    """How a memory came to be: every version of it (created, superseded, expired, forgotten), oldest first."""
+    fact = _owned_fact(user_id, memory_id, "read")
+    return {"items": [history_json(entry) for entry in selectors.fact_history(fact=fact)]}
+
+
+TOOLS = [
+    add_memory,
+    search_memories,
+    get_context,
+    get_memories,
+    get_memory,
+    update_memory,
+    delete_memory,
+    delete_all_memories,
+    get_memory_history,
+]

@@ -1,0 +1,106 @@
+"""/mcp: the SDK's Streamable HTTP transport, served by a Django view.
+
+The transport is an ASGI app; Django here runs under WSGI (runserver,
+gunicorn, the test server). A view keeps it on the same port and behind the
+same middleware and host checks, whatever serves Django. The transport runs
+stateless with JSON responses: every POST is answered completely, with no
+session between requests (nothing is kept per client, so any worker thread or
+process can answer the next call). The view authenticates the API key, then
+runs one request through a fresh session manager inside async_to_sync; the
+manager must be entered (`run()`) once per instance, so one per request.
+"""
+
+from __future__ import annotations
+
+from asgiref.sync import async_to_sync
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+
+from facts.models import ApiKey
+from mcp_server.caller import current_key
+from mcp_server.server import mcp_server
+from memory_service.auth import api_key_auth
+
+MAX_BODY_BYTES = 1024 * 1024
+_HOP_BY_HOP = {"content-length", "connection", "transfer-encoding"}
+
+
+def _bearer_key(request: HttpRequest) -> ApiKey | None:
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return api_key_auth.authenticate(request, token.strip())
+
+
+def _asgi_scope(request: HttpRequest) -> dict:
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": request.method,
+        "scheme": request.scheme,
+        "path": request.path,
+        "raw_path": request.path.encode(),
+        "root_path": "",
+        "query_string": request.META.get("QUERY_STRING", "").encode("latin-1"),
+        "headers": [
+            (name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in request.headers.items()
+        ],
+        "client": (request.META.get("REMOTE_ADDR", ""), 0),
+        "server": (request.META.get("SERVER_NAME", ""), int(request.get_port() or 80)),
+    }
+
+
+async def _serve(scope: dict, body: bytes, key: ApiKey) -> tuple[int, list[tuple[str, str]], bytes]:
+    """Run one HTTP request through the MCP transport and collect its whole answer."""
+    current_key.set(key)  # this coroutine's context; the tools' tasks inherit it
+    answer: dict = {"status": 500, "headers": [], "body": []}
+    sent_body = False
+
+    async def receive() -> dict:
+        nonlocal sent_body
+        if sent_body:
+            return {"type": "http.disconnect"}
+        sent_body = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message: dict) -> None:
+        if message["type"] == "http.response.start":
+            answer["status"] = message["status"]
+            answer["headers"] = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in message.get("headers", [])]
+        elif message["type"] == "http.response.body":
+            answer["body"].append(message.get("body", b""))
+
+    manager = StreamableHTTPSessionManager(
+        app=mcp_server()._lowlevel_server,  # the SDK's own Client reaches the low-level server the same way
+        json_response=True,
+        stateless=True,
+        max_request_body_size=MAX_BODY_BYTES,
+    )
+    async with manager.run():
+        await manager.handle_request(scope, receive, send)
+    return answer["status"], answer["headers"], b"".join(answer["body"])
+
+
+@csrf_exempt
+def mcp_endpoint(request: HttpRequest) -> HttpResponse:
+    key = _bearer_key(request)
+    if key is None:
+        return JsonResponse(
+            {"detail": "Send the tenant's API key as 'Authorization: Bearer <key>'."},
+            status=401,
+            headers={"WWW-Authenticate": 'Bearer realm="mcp"'},
+        )
+    if request.method != "POST":
+        # No server-initiated stream (GET) and no session to end (DELETE): the transport is stateless.
+        # 405 is the answer the protocol gives clients for that; they carry on with POSTs.
+        return HttpResponseNotAllowed(["POST"])
+    if len(request.body) > MAX_BODY_BYTES:
+        return JsonResponse({"detail": f"The request body is over {MAX_BODY_BYTES} bytes."}, status=413)
+    status, headers, body = async_to_sync(_serve)(_asgi_scope(request), request.body, key)
+    response = HttpResponse(body, status=status)
+    for name, value in headers:
+        if name.lower() not in _HOP_BY_HOP:
+            response.headers[name] = value
+    return response
