@@ -45,7 +45,7 @@ test: install-dev migrate system-deps
 lint: install-dev
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy memory_service facts recall profiles
+	$(VENV)/bin/mypy memory_service facts recall profiles mcp_server mem0_api
 
 clean:
 	rm -rf $(VENV) var/broker var/test-*.sqlite3*

@@ -44,7 +44,9 @@ class ForgetKeyForm(forms.Form):
 
     def __init__(self, *args, keys: list[tuple[str, int]], **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["key"].choices = [(key, f"{key} ({n} fact{'s' if n != 1 else ''})") for key, n in keys]
+        key_field = self.fields["key"]
+        assert isinstance(key_field, forms.ChoiceField)  # declared above as one
+        key_field.choices = [(key, f"{key} ({n} fact{'s' if n != 1 else ''})") for key, n in keys]
 
     def clean(self):
         data = super().clean()

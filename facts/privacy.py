@@ -293,7 +293,7 @@ def _rows_of_other_apps(user: MemoryUser, app_label: str) -> list[dict] | None:
             f.name for f in model._meta.get_fields() if f.many_to_one and f.concrete and f.related_model is MemoryUser
         ]
         for name in links:
-            for item in serializers.serialize("python", model.objects.filter(**{name: user})):
+            for item in serializers.serialize("python", model._default_manager.filter(**{name: user})):
                 rows.append(_jsonable(item))
     return rows
 

@@ -33,7 +33,7 @@ def fact_list(
     *, user: MemoryUser, category=None, status=None, include_retired=False, limit=50, cursor=None
 ) -> tuple[list[Fact], str | None]:
     """One page of the user's facts, newest first; live only unless asked otherwise."""
-    qs: QuerySet[Fact] = Fact.objects.filter(user=user)
+    qs = Fact.objects.filter(user=user)
     if status:
         qs = qs.filter(status=status)
     elif not include_retired:

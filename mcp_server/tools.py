@@ -18,9 +18,9 @@ from django.db.models import prefetch_related_objects
 from pydantic import Field
 
 from facts import privacy, selectors, services
-from facts.services import turns
 from facts.extraction.status import extractor_state
 from facts.models import Category, Fact
+from facts.services import turns
 from mcp_server.caller import actor, tenant_with_scope
 from mcp_server.render import fact_json, history_json
 from memory_service.errors import NotFound, Rejected
@@ -31,7 +31,7 @@ UserId = Annotated[
     str,
     Field(
         min_length=1,
-        max_length=services.USER_ID_MAX,
+        max_length=services.ID_MAX,
         description="The end user whose memory this is (your application's id for them). "
         "Always the same id for the same person.",
     ),
@@ -96,7 +96,7 @@ def add_memory(
     statement the user explicitly asked you to remember.
     """
     tenant = tenant_with_scope("write")
-    services.validate_user_id(user_id)
+    services.validate_id(user_id, "user_id")
     if store_directly:
         with transaction.atomic():
             user = services.memory_user_get_or_create(tenant=tenant, user_id=user_id)

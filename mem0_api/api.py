@@ -15,9 +15,8 @@ from django.db.models import prefetch_related_objects
 from ninja import NinjaAPI, Query, Router, Schema
 
 from facts import privacy, selectors, services
-from facts.services import turns
 from facts.models import TurnState
-from facts.schemas import Message
+from facts.services import turns
 from mem0_api import convert
 from mem0_api import selectors as mem0_selectors
 from mem0_api import services as mem0_services
@@ -37,6 +36,7 @@ from mem0_api.schemas import (
 )
 from memory_service.auth import require_scope, token_or_bearer_auth
 from memory_service.errors import NotFound, Rejected, ServiceError
+from memory_service.schemas import Message
 from recall import services as recall_services
 
 router = Router(tags=["mem0"])
@@ -83,7 +83,7 @@ def add_memories(request, payload: AddIn):
     tenant = require_scope(request, "write")
     if payload.agent_id or payload.app_id:
         raise Rejected("filters", "agent_id and app_id are not supported: memories belong to a user_id.")
-    user_id = services.validate_user_id(convert.user_id_of(payload.filters, payload.user_id, allow_run=True))
+    user_id = services.validate_id(convert.user_id_of(payload.filters, payload.user_id, allow_run=True), "user_id")
     if not payload.infer:
         return {"results": _store_directly(request, tenant, user_id, payload)}
     user_input, assistant_response = convert.turn_texts(payload.messages)

@@ -159,7 +159,7 @@ def parse_reply(raw: str | None) -> ExtractionReply:
         text = fenced.group(1)
     try:
         data = json.loads(text)
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         raise InvalidReply(f"The reply is not valid JSON ({exc.msg} at position {exc.pos}).") from None
     if not isinstance(data, dict):
         raise InvalidReply("The reply must be one JSON object with the keys add, supersede, expire, edges.")
