@@ -1,4 +1,5 @@
-"""The embedded mode's Celery wiring: filesystem broker, a real worker process, after-commit enqueueing."""
+"""The embedded mode's Celery wiring: the SQLite-file broker, a real worker process
+started the usual way (no -Q), after-commit enqueueing."""
 
 from __future__ import annotations
 
@@ -9,36 +10,39 @@ import time
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.db import connection, transaction
 from kombu import pools as kombu_pools
 
 from facts import bookkeeping
-from facts.models import ApiKey
+from facts.models import ApiKey, Fact, Turn
 from memory_service.celery import app as celery_app
+from recall import vec
 from tests.base import ApiClient, make_tenant
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def embedded_broker_options(tmp_path: Path) -> dict:
+    """Celery settings of the embedded broker on a fresh file in tmp_path, as settings.py builds them
+    for MEMORY_VAR_DIR=tmp_path."""
+    return {
+        "broker_url": f"sqlite:///{tmp_path / 'broker.sqlite3'}",
+        "broker_transport": "memory_service.broker:Transport",
+        "broker_transport_options": {**settings.CELERY_BROKER_TRANSPORT_OPTIONS, "polling_interval": 0.05},
+    }
+
+
 @pytest.fixture
 def broker(tmp_path):
-    """Point this process's Celery app at a fresh filesystem broker folder, not eager."""
-    folders = {name: tmp_path / "broker" / name for name in ("queue", "processed", "control")}
-    for folder in folders.values():
-        folder.mkdir(parents=True)
-    options = {
-        "data_folder_in": str(folders["queue"]),
-        "data_folder_out": str(folders["queue"]),
-        "processed_folder": str(folders["processed"]),
-        "control_folder": str(folders["control"]),
-        "store_processed": False,
-    }
-    saved = (celery_app.conf.task_always_eager, celery_app.conf.broker_url, celery_app.conf.broker_transport_options)
-    celery_app.conf.update(task_always_eager=False, broker_url="filesystem://", broker_transport_options=options)
+    """Point this process's Celery app at a fresh embedded broker file, not eager."""
+    keys = ("task_always_eager", "broker_url", "broker_transport", "broker_transport_options")
+    saved = {key: celery_app.conf[key] for key in keys}
+    celery_app.conf.update(task_always_eager=False, **embedded_broker_options(tmp_path))
     bookkeeping._last_touch.clear()
     _drop_broker_connections()
-    yield folders
-    celery_app.conf.update(task_always_eager=saved[0], broker_url=saved[1], broker_transport_options=saved[2])
+    yield tmp_path / "broker.sqlite3"
+    celery_app.conf.update(**saved)
     _drop_broker_connections()
 
 
@@ -50,41 +54,46 @@ def _drop_broker_connections():
     celery_app.amqp._producer_pool = None
 
 
-@pytest.fixture
-def worker(broker, tmp_path):
-    # The worker reads the broker folders from settings: MEMORY_VAR_DIR decides them.
+def waiting_messages(queue: str = "db") -> int:
+    with celery_app.connection_for_write() as conn:
+        return conn.default_channel.queue_declare(queue=queue, passive=True).message_count
+
+
+def start_worker(tmp_path: Path, *extra: str) -> subprocess.Popen:
+    """`celery -A memory_service worker` as a user starts it: no -Q; the broker file comes
+    from MEMORY_VAR_DIR through settings."""
     env = {
         **os.environ,
         "DATABASE_URL": f"sqlite:///{connection.settings_dict['NAME']}",
         "MEMORY_VAR_DIR": str(tmp_path),
         "CELERY_TASK_ALWAYS_EAGER": "0",
-        "CELERY_BROKER_URL": "filesystem://",
+        "MEMORY_BROKER_POLL_SECONDS": "0.05",
     }
-    proc = subprocess.Popen(
-        [
-            str(Path(sys.executable).with_name("celery")),
-            "-A",
-            "memory_service",
-            "worker",
-            "-Q",
-            "db,llm,embed",
-            "--pool",
-            "solo",
-            "--loglevel",
-            "WARNING",
-        ],
+    env.pop("CELERY_BROKER_URL", None)
+    env.pop("OPENAI_API_KEY", None)
+    return subprocess.Popen(
+        [str(Path(sys.executable).with_name("celery")), "-A", "memory_service", "worker", "--loglevel", "INFO", *extra],
         cwd=ROOT,
         env=env,
-        stdout=subprocess.PIPE,
+        stdout=(tmp_path / "worker.log").open("ab"),
         stderr=subprocess.STDOUT,
-        text=True,
     )
-    yield proc
+
+
+def stop_worker(proc: subprocess.Popen) -> None:
     proc.terminate()
     try:
         proc.wait(timeout=20)
     except subprocess.TimeoutExpired:
         proc.kill()
+        proc.wait(timeout=10)
+
+
+@pytest.fixture
+def worker(broker, tmp_path):
+    proc = start_worker(tmp_path, "--pool", "solo")
+    yield proc
+    stop_worker(proc)
 
 
 def _wait_for(predicate, timeout=60.0):
@@ -94,6 +103,26 @@ def _wait_for(predicate, timeout=60.0):
             return True
         time.sleep(0.2)
     return False
+
+
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_started_without_queues_runs_a_turn_end_to_end(worker, tmp_path):
+    who = make_tenant("acme")
+    api = ApiClient(who.raw_key)
+    r = api.post("/users/u1/turns", {"session_id": "s1", "turn_id": "t1", "user_input": "I live in Lisbon."})
+    assert r.status_code == 202, r.content
+
+    # extract_turn and apply_extraction run on `db`, call_extractor on `llm`, the vector on `embed`.
+    def indexed():
+        pks = list(Fact.objects.filter(user__external_id="u1").values_list("pk", flat=True))
+        return pks and len(vec.indexed(pks)) == len(pks)
+
+    assert _wait_for(indexed), (tmp_path / "worker.log").read_text()[-4000:]
+    assert Turn.objects.get(turn_id="t1").state == "done"
+    assert [f.text for f in Fact.objects.filter(user__external_id="u1")] == ["User lives in Lisbon."]
+    log = (tmp_path / "worker.log").read_text()
+    assert all(f".> {queue} " in log for queue in ("db", "llm", "embed")), log[-4000:]
 
 
 @pytest.mark.integration
@@ -114,12 +143,12 @@ def test_a_rolled_back_transaction_enqueues_nothing(broker):
     with pytest.raises(RuntimeError), transaction.atomic():
         bookkeeping.note_key_used(key)
         raise RuntimeError("roll back")
-    assert list(broker["queue"].iterdir()) == []
+    assert waiting_messages() == 0
     bookkeeping._last_touch.clear()
     with transaction.atomic():
         bookkeeping.note_key_used(key)
-        assert list(broker["queue"].iterdir()) == []  # not before commit
-    assert len(list(broker["queue"].iterdir())) == 1
+        assert waiting_messages() == 0  # not before commit
+    assert waiting_messages() == 1
 
 
 def test_key_use_is_recorded_at_most_once_a_minute(api, alice, django_capture_on_commit_callbacks):

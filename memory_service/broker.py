@@ -1,0 +1,212 @@
+"""The embedded Celery broker: kombu's SQLAlchemy transport on its own SQLite file, made safe.
+
+Selected by ``CELERY_BROKER_TRANSPORT`` when ``CELERY_BROKER_URL`` is a ``sqlite://``
+URL (the default, see ``memory_service/settings.py``). It keeps kombu's two tables
+(``kombu_queue``, ``kombu_message``) but changes what kombu 5.7's transport does
+with them (kombu/transport/sqlalchemy/__init__.py in the virtualenv):
+
+- kombu only marks a delivered message invisible and never deletes it, so the
+  table grows forever and a message held by a worker that is then killed is
+  never delivered again. Here an acknowledged or rejected message is deleted, a
+  requeued one becomes visible again, and one left unacknowledged for longer
+  than ``visibility_timeout`` seconds is delivered again (as Redis does).
+- kombu takes SQLite's write lock (``BEGIN IMMEDIATE``) on every poll of every
+  queue, empty or not. Here a poll is a plain read (WAL: it never waits for a
+  writer) and a message is claimed by one conditional UPDATE, so two consumers
+  can never both win it.
+- kombu hands every transport option to ``create_engine``; here the options are
+  ours (``polling_interval``, ``visibility_timeout``, ``busy_timeout``).
+- The file is opened in WAL mode with a busy timeout, through whichever module
+  ``sqlite3`` resolves to (``memory_service/sqlite_driver.py`` may swap it), and
+  connections stay open in a pool: no open/close per message.
+"""
+
+from __future__ import annotations
+
+import datetime
+import importlib
+import json
+import os
+import shutil
+import threading
+from pathlib import Path
+from queue import Empty
+
+from kombu.transport import sqlalchemy as kombu_sqla
+from sqlalchemy import create_engine, delete, event, func, make_url, or_, select, update
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import OperationalError
+
+DEFAULT_VISIBILITY_TIMEOUT = 900.0
+DEFAULT_BUSY_TIMEOUT = 30.0
+_engines: dict[tuple[int, str], object] = {}
+_engines_lock = threading.Lock()
+
+
+def _now() -> datetime.datetime:
+    return datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
+
+
+def sqlite_dbapi():
+    """The DB-API module behind ``import sqlite3`` at this moment (stdlib, pysqlite3, sqlean...)."""
+    module = importlib.import_module("sqlite3")
+    return getattr(module, "dbapi2", module)
+
+
+def make_engine(url: str, busy_timeout: float = DEFAULT_BUSY_TIMEOUT):
+    """An engine on the broker file: WAL, a busy timeout, pooled connections kept open."""
+    engine = create_engine(
+        url,
+        module=sqlite_dbapi(),
+        connect_args={"timeout": busy_timeout, "check_same_thread": False},
+        # Enough for every thread of a web process to publish at once without
+        # the pool opening and closing overflow connections.
+        pool_size=16,
+        max_overflow=16,
+    )
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection, _record):
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        # In WAL mode NORMAL loses nothing when a process is killed, only on power loss.
+        cursor.execute("PRAGMA synchronous = NORMAL")
+        cursor.close()
+
+    return engine
+
+
+def _engine_for(url: str, busy_timeout: float):
+    """One engine per process and file. A forked child (a pool process) builds its
+    own: SQLite connections must not be carried across fork."""
+    key = (os.getpid(), url)
+    with _engines_lock:
+        if key not in _engines:
+            engine = make_engine(url, busy_timeout)
+            _create_tables(engine)
+            _engines[key] = engine
+        return _engines[key]
+
+
+def _create_tables(engine) -> None:
+    try:
+        kombu_sqla.metadata.create_all(engine)
+    except OperationalError:
+        # Another process created them between the existence check and CREATE.
+        kombu_sqla.metadata.create_all(engine)
+
+
+class Channel(kombu_sqla.Channel):
+    """Delete on ack, redeliver what a dead consumer held, poll without locking."""
+
+    def __init__(self, connection, **kwargs):
+        super().__init__(connection, **kwargs)
+        options = connection.client.transport_options
+        self.visibility_timeout = float(options.get("visibility_timeout", DEFAULT_VISIBILITY_TIMEOUT))
+        self.busy_timeout = float(options.get("busy_timeout", DEFAULT_BUSY_TIMEOUT))
+        self._queue_ids: dict[str, int] = {}
+        # delivery tag -> row id of the messages this channel holds unacknowledged.
+        self._claimed: dict[str, int] = {}
+
+    @property
+    def engine(self):
+        return _engine_for(self.connection.client.hostname, self.busy_timeout)
+
+    @property
+    def _messages(self):
+        return self.message_cls.__table__
+
+    def _queue_id(self, queue: str) -> int:
+        if queue not in self._queue_ids:
+            table = self.queue_cls.__table__
+            with self.engine.begin() as conn:
+                conn.execute(sqlite_insert(table).values(name=queue).on_conflict_do_nothing(index_elements=["name"]))
+                self._queue_ids[queue] = conn.execute(select(table.c.id).where(table.c.name == queue)).scalar_one()
+        return self._queue_ids[queue]
+
+    def _new_queue(self, queue, **kwargs):
+        self._queue_id(queue)
+
+    def _put(self, queue, payload, **kwargs):
+        row = {"queue_id": self._queue_id(queue), "payload": json.dumps(payload), "visible": True, "version": 1}
+        with self.engine.begin() as conn:
+            conn.execute(self._messages.insert().values(**row))
+
+    def _claimable(self, queue_id: int):
+        messages = self._messages
+        stale = _now() - datetime.timedelta(seconds=self.visibility_timeout)
+        return (messages.c.queue_id == queue_id) & or_(messages.c.visible.is_(True), messages.c.timestamp < stale)
+
+    def _get(self, queue):
+        messages = self._messages
+        queue_id = self._queue_id(queue)
+        while True:
+            with self.engine.connect() as conn:
+                candidate = conn.execute(
+                    select(messages.c.id).where(self._claimable(queue_id)).order_by(messages.c.id).limit(1)
+                ).scalar()
+            if candidate is None:
+                raise Empty()
+            with self.engine.begin() as conn:
+                payload = conn.execute(
+                    update(messages)
+                    .where(messages.c.id == candidate, self._claimable(queue_id))
+                    .values(visible=False, timestamp=_now())
+                    .returning(messages.c.payload)
+                ).scalar()
+            if payload is not None:
+                message = json.loads(payload)
+                self._claimed[message["properties"]["delivery_tag"]] = candidate
+                return message
+            # Another consumer claimed it between the read and the update: look again.
+
+    def _delete_claimed(self, delivery_tag) -> None:
+        row_id = self._claimed.pop(delivery_tag, None)
+        if row_id is not None:
+            with self.engine.begin() as conn:
+                conn.execute(delete(self._messages).where(self._messages.c.id == row_id))
+
+    def basic_ack(self, delivery_tag, multiple=False):
+        super().basic_ack(delivery_tag, multiple=multiple)
+        self._delete_claimed(delivery_tag)
+
+    def basic_reject(self, delivery_tag, requeue=False):
+        # With requeue, kombu's QoS calls _restore_at_beginning first.
+        super().basic_reject(delivery_tag, requeue=requeue)
+        if not requeue:
+            self._delete_claimed(delivery_tag)
+
+    def _restore(self, message):
+        row_id = self._claimed.pop(message.delivery_tag, None)
+        if row_id is None:
+            return super()._restore(message)
+        with self.engine.begin() as conn:
+            conn.execute(update(self._messages).where(self._messages.c.id == row_id).values(visible=True))
+
+    def _size(self, queue):
+        with self.engine.connect() as conn:
+            return conn.execute(select(func.count()).where(self._claimable(self._queue_id(queue)))).scalar_one()
+
+    def _purge(self, queue):
+        messages = self._messages
+        queue_id = self._queue_id(queue)
+        with self.engine.begin() as conn:
+            count = conn.execute(
+                select(func.count()).where(messages.c.queue_id == queue_id, messages.c.visible.is_(True))
+            ).scalar_one()
+            conn.execute(delete(messages).where(messages.c.queue_id == queue_id))
+        return count
+
+
+class Transport(kombu_sqla.Transport):
+    Channel = Channel
+    driver_name = "sqlite"
+
+
+def file_state(url: str) -> str:
+    """For the health route: the broker file's folder exists and has room."""
+    folder = Path(make_url(url).database or ".").resolve().parent
+    if not folder.is_dir():
+        return f"error: broker folder {folder} missing"
+    return "ok" if shutil.disk_usage(folder).free > 0 else "error: broker disk full"
