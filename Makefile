@@ -31,4 +31,4 @@ test: migrate system-deps
 	$(PY) -m pytest
 
 clean:
-	rm -rf $(VENV) var/broker var/test-*.sqlite3*
+	rm -rf $(VENV) var/broker var/broker.sqlite3* var/test-*.sqlite3*
