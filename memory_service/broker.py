@@ -78,8 +78,8 @@ def make_engine(url: str, busy_timeout: float = DEFAULT_BUSY_TIMEOUT):
 
 
 def _engine_for(url: str, busy_timeout: float):
-    """One engine per process and file. A forked child (a pool process) builds its
-    own: SQLite connections must not be carried across fork."""
+    """One engine per process and file: SQLite connections must not be used across
+    fork, so a forked child (a worker's pool process) builds its own."""
     key = (os.getpid(), url)
     with _engines_lock:
         if key not in _engines:
@@ -87,6 +87,17 @@ def _engine_for(url: str, busy_timeout: float):
             _create_tables(engine)
             _engines[key] = engine
         return _engines[key]
+
+
+def _forget_inherited_engines() -> None:
+    # In a forked child, drop the parent's pooled connections without closing
+    # them (they belong to the parent); the child opens its own on first use.
+    for engine in _engines.values():
+        engine.dispose(close=False)
+    _engines.clear()
+
+
+os.register_at_fork(after_in_child=_forget_inherited_engines)
 
 
 def _create_tables(engine) -> None:

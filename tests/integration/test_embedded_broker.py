@@ -3,6 +3,7 @@ real SQLite files, real threads and a real process killed while it holds a messa
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -141,3 +142,25 @@ def test_the_broker_file_uses_the_sqlite_module_of_the_project_in_wal_mode_with_
     with engine.connect() as conn:
         assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
         assert conn.execute(text("PRAGMA busy_timeout")).scalar() == 7000
+
+
+def test_a_forked_child_publishes_through_its_own_connections(path):
+    with connect(path) as conn:
+        publish(conn, "db", [{"n": 1}])  # the parent's engine now holds an open connection
+        parent_engine = embedded._engines[(os.getpid(), f"sqlite:///{path}")]
+        child = os.fork()
+        if child == 0:
+            try:
+                with connect(path) as child_conn:
+                    publish(child_conn, "db", [{"n": 2}])
+                os._exit(0 if (os.getpid(), f"sqlite:///{path}") in embedded._engines else 1)
+            except BaseException:
+                os._exit(2)
+        _, status = os.waitpid(child, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+        assert embedded._engines[(os.getpid(), f"sqlite:///{path}")] is parent_engine
+        bodies = [take(conn, "db") for _ in range(2)]
+        assert sorted(message.payload["n"] for message in bodies) == [1, 2]
+        for message in bodies:
+            message.ack()
+    assert rows_in(path) == 0
