@@ -164,3 +164,9 @@ def test_a_forked_child_publishes_through_its_own_connections(path):
         for message in bodies:
             message.ack()
     assert rows_in(path) == 0
+
+
+def test_health_reports_the_broker_file_folder(tmp_path):
+    assert embedded.file_state(f"sqlite:///{tmp_path / 'broker.sqlite3'}") == "ok"
+    missing = tmp_path / "gone" / "broker.sqlite3"
+    assert embedded.file_state(f"sqlite:///{missing}") == f"error: broker folder {missing.parent} missing"
