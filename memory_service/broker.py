@@ -33,7 +33,8 @@ from pathlib import Path
 from queue import Empty
 
 from kombu.transport import sqlalchemy as kombu_sqla
-from sqlalchemy import create_engine, delete, event, func, make_url, or_, select, update
+from kombu.utils import cached_property
+from sqlalchemy import bindparam, create_engine, delete, event, func, make_url, or_, select, update
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import OperationalError
 
@@ -108,6 +109,28 @@ def _create_tables(engine) -> None:
         kombu_sqla.metadata.create_all(engine)
 
 
+class _Statements:
+    """The transport's statements, built once per channel: building a SQLAlchemy
+    expression per poll costs more than running it."""
+
+    def __init__(self, messages) -> None:
+        claimable = (messages.c.queue_id == bindparam("of_queue")) & or_(
+            messages.c.visible.is_(True), messages.c.timestamp < bindparam("stale")
+        )
+        self.insert = messages.insert()
+        self.first_claimable = select(messages.c.id).where(claimable).order_by(messages.c.id).limit(1)
+        self.count_claimable = select(func.count()).where(claimable)
+        # The condition again: the row may have been claimed since it was read.
+        self.claim = (
+            update(messages)
+            .where(messages.c.id == bindparam("row_id"), claimable)
+            .values(visible=False, timestamp=bindparam("claimed_at"))
+            .returning(messages.c.payload)
+        )
+        self.delete = delete(messages).where(messages.c.id == bindparam("row_id"))
+        self.release = update(messages).where(messages.c.id == bindparam("row_id")).values(visible=True)
+
+
 class Channel(kombu_sqla.Channel):
     """Delete on ack, redeliver what a dead consumer held, poll without locking."""
 
@@ -124,9 +147,9 @@ class Channel(kombu_sqla.Channel):
     def engine(self):
         return _engine_for(self.connection.client.hostname, self.busy_timeout)
 
-    @property
-    def _messages(self):
-        return self.message_cls.__table__
+    @cached_property
+    def _sql(self) -> _Statements:
+        return _Statements(self.message_cls.__table__)
 
     def _queue_id(self, queue: str) -> int:
         if queue not in self._queue_ids:
@@ -142,30 +165,23 @@ class Channel(kombu_sqla.Channel):
     def _put(self, queue, payload, **kwargs):
         row = {"queue_id": self._queue_id(queue), "payload": json.dumps(payload), "visible": True, "version": 1}
         with self.engine.begin() as conn:
-            conn.execute(self._messages.insert().values(**row))
+            conn.execute(self._sql.insert, row)
 
-    def _claimable(self, queue_id: int):
-        messages = self._messages
-        stale = _now() - datetime.timedelta(seconds=self.visibility_timeout)
-        return (messages.c.queue_id == queue_id) & or_(messages.c.visible.is_(True), messages.c.timestamp < stale)
+    def _claimable(self, queue: str) -> dict:
+        return {
+            "of_queue": self._queue_id(queue),
+            "stale": _now() - datetime.timedelta(seconds=self.visibility_timeout),
+        }
 
     def _get(self, queue):
-        messages = self._messages
-        queue_id = self._queue_id(queue)
         while True:
+            params = self._claimable(queue)
             with self.engine.connect() as conn:
-                candidate = conn.execute(
-                    select(messages.c.id).where(self._claimable(queue_id)).order_by(messages.c.id).limit(1)
-                ).scalar()
+                candidate = conn.execute(self._sql.first_claimable, params).scalar()
             if candidate is None:
                 raise Empty()
             with self.engine.begin() as conn:
-                payload = conn.execute(
-                    update(messages)
-                    .where(messages.c.id == candidate, self._claimable(queue_id))
-                    .values(visible=False, timestamp=_now())
-                    .returning(messages.c.payload)
-                ).scalar()
+                payload = conn.execute(self._sql.claim, {**params, "row_id": candidate, "claimed_at": _now()}).scalar()
             if payload is not None:
                 message = json.loads(payload)
                 self._claimed[message["properties"]["delivery_tag"]] = candidate
@@ -176,7 +192,7 @@ class Channel(kombu_sqla.Channel):
         row_id = self._claimed.pop(delivery_tag, None)
         if row_id is not None:
             with self.engine.begin() as conn:
-                conn.execute(delete(self._messages).where(self._messages.c.id == row_id))
+                conn.execute(self._sql.delete, {"row_id": row_id})
 
     def basic_ack(self, delivery_tag, multiple=False):
         super().basic_ack(delivery_tag, multiple=multiple)
@@ -193,14 +209,14 @@ class Channel(kombu_sqla.Channel):
         if row_id is None:
             return super()._restore(message)
         with self.engine.begin() as conn:
-            conn.execute(update(self._messages).where(self._messages.c.id == row_id).values(visible=True))
+            conn.execute(self._sql.release, {"row_id": row_id})
 
     def _size(self, queue):
         with self.engine.connect() as conn:
-            return conn.execute(select(func.count()).where(self._claimable(self._queue_id(queue)))).scalar_one()
+            return conn.execute(self._sql.count_claimable, self._claimable(queue)).scalar_one()
 
     def _purge(self, queue):
-        messages = self._messages
+        messages = self.message_cls.__table__
         queue_id = self._queue_id(queue)
         with self.engine.begin() as conn:
             count = conn.execute(
