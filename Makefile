@@ -48,4 +48,4 @@ lint: install-dev
 	$(VENV)/bin/mypy memory_service facts recall profiles mcp_server mem0_api
 
 clean:
-	rm -rf $(VENV) var/broker var/test-*.sqlite3*
+	rm -rf $(VENV) var/broker var/broker.sqlite3* var/test-*.sqlite3*

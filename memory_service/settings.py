@@ -1,6 +1,6 @@
 """One settings file, configured from the environment (see .env.example).
 
-Defaults give the embedded mode: SQLite under var/, a filesystem Celery broker,
+Defaults give the embedded mode: SQLite under var/, a Celery broker on its own SQLite file,
 the local embedding model and the offline rule-based extractor.
 """
 
@@ -12,6 +12,7 @@ from pathlib import Path
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Exchange, Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("MEMORY_VAR_DIR", BASE_DIR / "var"))
@@ -126,10 +127,34 @@ LOGGING = {
 }
 
 # --- Celery ---------------------------------------------------------------------
-_broker_dir = VAR_DIR / "broker"
-CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="filesystem://")
-if CELERY_BROKER_URL.startswith("filesystem://"):
-    # Embedded broker: messages are files in one local folder, no server needed.
+# Queues (docs/design.md §4): `db` reads inputs and applies results on the database host;
+# `llm` and `embed` are stateless and may be consumed on other machines.
+MEMORY_QUEUE_DB = "db"
+MEMORY_QUEUE_LLM = "llm"
+MEMORY_QUEUE_EMBED = "embed"
+# Declared, so that a worker started without -Q consumes all three; -Q narrows it.
+# Each queue has its own direct exchange and routing key, as Celery creates them
+# for a queue it was not told about (messages already in Redis stay routable).
+_memory_queues = (MEMORY_QUEUE_DB, MEMORY_QUEUE_LLM, MEMORY_QUEUE_EMBED)
+CELERY_TASK_QUEUES = [Queue(name, Exchange(name), routing_key=name) for name in _memory_queues]
+CELERY_TASK_DEFAULT_QUEUE = MEMORY_QUEUE_DB
+
+# Embedded broker: a SQLite file of its own under var/ (memory_service/broker.py).
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=f"sqlite:///{VAR_DIR / 'broker.sqlite3'}")
+_visibility_timeout = env.int("CELERY_VISIBILITY_TIMEOUT", default=900)
+if CELERY_BROKER_URL.startswith("sqlite:"):
+    CELERY_BROKER_TRANSPORT = "memory_service.broker:Transport"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        # An idle worker reads the file this often; a poll is one indexed read.
+        "polling_interval": env.float("MEMORY_BROKER_POLL_SECONDS", default=0.05),
+        "visibility_timeout": _visibility_timeout,
+        "busy_timeout": env.float("SQLITE_BUSY_TIMEOUT_SECONDS", default=30),
+    }
+elif CELERY_BROKER_URL.startswith("filesystem://"):
+    # kombu's filesystem transport, kept only for comparison (bench_extraction
+    # --broker filesystem): a worker can read a message file before its writer
+    # has filled it and exit, and nothing redelivers what a dead worker held.
+    _broker_dir = VAR_DIR / "broker"
     for sub in ("queue", "processed", "control"):
         (_broker_dir / sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -138,12 +163,10 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "processed_folder": str(_broker_dir / "processed"),
         "control_folder": str(_broker_dir / "control"),
         "store_processed": False,
-        # The transport polls; its 1 s default sleep after each empty or
-        # QoS-full poll caps an acks_late worker near one task a second.
         "polling_interval": env.float("MEMORY_FS_POLL_SECONDS", default=0.05),
     }
 else:
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=900)}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": _visibility_timeout}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
@@ -155,12 +178,6 @@ CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=120
 CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=180)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
-# Queues (docs/design.md §4): `db` reads inputs and applies results on the database host;
-# `llm` and `embed` are stateless and may be consumed on other machines.
-CELERY_TASK_DEFAULT_QUEUE = "db"
-MEMORY_QUEUE_DB = "db"
-MEMORY_QUEUE_LLM = "llm"
-MEMORY_QUEUE_EMBED = "embed"
 
 # --- Memory: write path (docs/design.md §3) ------------------------------------------------
 MEMORY_HIGH_RISK_CATEGORIES = env.list("MEMORY_HIGH_RISK_CATEGORIES", default=["identity", "health", "finance"])

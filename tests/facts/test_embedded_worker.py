@@ -1,90 +1,31 @@
-"""The embedded mode's Celery wiring: filesystem broker, a real worker process, after-commit enqueueing."""
+"""The embedded mode's Celery wiring: the SQLite-file broker, a real worker process
+started the usual way (no -Q), after-commit enqueueing."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
-from django.db import connection, transaction
-from kombu import pools as kombu_pools
+from django.db import transaction
 
 from facts import bookkeeping
-from facts.models import ApiKey
-from memory_service.celery import app as celery_app
+from facts.models import ApiKey, Fact, Turn
+from recall import vec
 from tests.base import ApiClient, make_tenant
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.integration.embedded import embedded_broker, start_worker, stop_worker, waiting_messages
 
 
 @pytest.fixture
 def broker(tmp_path):
-    """Point this process's Celery app at a fresh filesystem broker folder, not eager."""
-    folders = {name: tmp_path / "broker" / name for name in ("queue", "processed", "control")}
-    for folder in folders.values():
-        folder.mkdir(parents=True)
-    options = {
-        "data_folder_in": str(folders["queue"]),
-        "data_folder_out": str(folders["queue"]),
-        "processed_folder": str(folders["processed"]),
-        "control_folder": str(folders["control"]),
-        "store_processed": False,
-    }
-    saved = (celery_app.conf.task_always_eager, celery_app.conf.broker_url, celery_app.conf.broker_transport_options)
-    celery_app.conf.update(task_always_eager=False, broker_url="filesystem://", broker_transport_options=options)
-    bookkeeping._last_touch.clear()
-    _drop_broker_connections()
-    yield folders
-    celery_app.conf.update(task_always_eager=saved[0], broker_url=saved[1], broker_transport_options=saved[2])
-    _drop_broker_connections()
-
-
-def _drop_broker_connections():
-    # Connections to the temp broker are pooled by kombu and Celery; drop them
-    # so the next test builds fresh ones from the restored configuration.
-    kombu_pools.reset()
-    celery_app._pool = None
-    celery_app.amqp._producer_pool = None
+    with embedded_broker(tmp_path) as path:
+        yield path
 
 
 @pytest.fixture
 def worker(broker, tmp_path):
-    # The worker reads the broker folders from settings: MEMORY_VAR_DIR decides them.
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{connection.settings_dict['NAME']}",
-        "MEMORY_VAR_DIR": str(tmp_path),
-        "CELERY_TASK_ALWAYS_EAGER": "0",
-        "CELERY_BROKER_URL": "filesystem://",
-    }
-    proc = subprocess.Popen(
-        [
-            str(Path(sys.executable).with_name("celery")),
-            "-A",
-            "memory_service",
-            "worker",
-            "-Q",
-            "db,llm,embed",
-            "--pool",
-            "solo",
-            "--loglevel",
-            "WARNING",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    proc = start_worker(tmp_path, "--pool", "solo")
     yield proc
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    stop_worker(proc)
 
 
 def _wait_for(predicate, timeout=60.0):
@@ -94,6 +35,26 @@ def _wait_for(predicate, timeout=60.0):
             return True
         time.sleep(0.2)
     return False
+
+
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_started_without_queues_runs_a_turn_end_to_end(worker, tmp_path):
+    who = make_tenant("acme")
+    api = ApiClient(who.raw_key)
+    r = api.post("/users/u1/turns", {"session_id": "s1", "turn_id": "t1", "user_input": "I live in Lisbon."})
+    assert r.status_code == 202, r.content
+
+    # extract_turn and apply_extraction run on `db`, call_extractor on `llm`, the vector on `embed`.
+    def indexed():
+        pks = list(Fact.objects.filter(user__external_id="u1").values_list("pk", flat=True))
+        return pks and len(vec.indexed(pks)) == len(pks)
+
+    assert _wait_for(indexed), (tmp_path / "worker.log").read_text()[-4000:]
+    assert Turn.objects.get(turn_id="t1").state == "done"
+    assert [f.text for f in Fact.objects.filter(user__external_id="u1")] == ["User lives in Lisbon."]
+    log = (tmp_path / "worker.log").read_text()
+    assert all(f".> {queue} " in log for queue in ("db", "llm", "embed")), log[-4000:]
 
 
 @pytest.mark.integration
@@ -114,12 +75,12 @@ def test_a_rolled_back_transaction_enqueues_nothing(broker):
     with pytest.raises(RuntimeError), transaction.atomic():
         bookkeeping.note_key_used(key)
         raise RuntimeError("roll back")
-    assert list(broker["queue"].iterdir()) == []
+    assert waiting_messages() == 0
     bookkeeping._last_touch.clear()
     with transaction.atomic():
         bookkeeping.note_key_used(key)
-        assert list(broker["queue"].iterdir()) == []  # not before commit
-    assert len(list(broker["queue"].iterdir())) == 1
+        assert waiting_messages() == 0  # not before commit
+    assert waiting_messages() == 1
 
 
 def test_key_use_is_recorded_at_most_once_a_minute(api, alice, django_capture_on_commit_callbacks):

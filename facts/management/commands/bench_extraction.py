@@ -99,9 +99,10 @@ class Command(BaseCommand):
         parser.add_argument("--concurrency", type=int, default=2, help="worker processes (default 2)")
         parser.add_argument(
             "--broker",
-            choices=["filesystem", "redis"],
-            default="filesystem",
-            help="filesystem (embedded default) or redis (starts a private redis-server)",
+            choices=["embedded", "filesystem", "redis"],
+            default="embedded",
+            help="embedded (the default SQLite-file broker), filesystem (kombu's folder transport, for "
+            "comparison) or redis (starts a private redis-server)",
         )
         parser.add_argument("--json", dest="json_out", help="also write the results to this JSON file")
         parser.add_argument("--keep", action="store_true", help="keep the temp workspace (logs, database)")
@@ -134,6 +135,8 @@ class Command(BaseCommand):
             )
             if opts["broker"] == "redis":
                 redis_proc, env["CELERY_BROKER_URL"] = self._start_redis(work)
+            elif opts["broker"] == "filesystem":
+                env["CELERY_BROKER_URL"] = "filesystem://"
             self.stdout.write(f"Workspace {work} ({opts['broker']} broker); migrating…")
             subprocess.run(
                 [str(BIN / "python"), "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
@@ -171,7 +174,7 @@ class Command(BaseCommand):
         binary = shutil.which("redis-server")
         if binary is None:
             raise CommandError(
-                "redis-server not found: install it (bash scripts/system-deps.sh) or use --broker filesystem."
+                "redis-server not found: install it (bash scripts/system-deps.sh) or use --broker embedded."
             )
         port = _free_port()
         (work / "redis").mkdir(parents=True)

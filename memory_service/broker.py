@@ -1,0 +1,239 @@
+"""The embedded Celery broker: kombu's SQLAlchemy transport on its own SQLite file, made safe.
+
+Selected by ``CELERY_BROKER_TRANSPORT`` when ``CELERY_BROKER_URL`` is a ``sqlite://``
+URL (the default, see ``memory_service/settings.py``). It keeps kombu's two tables
+(``kombu_queue``, ``kombu_message``) but changes what kombu 5.7's transport does
+with them (kombu/transport/sqlalchemy/__init__.py in the virtualenv):
+
+- kombu only marks a delivered message invisible and never deletes it, so the
+  table grows forever and a message held by a worker that is then killed is
+  never delivered again. Here an acknowledged or rejected message is deleted, a
+  requeued one becomes visible again, and one left unacknowledged for longer
+  than ``visibility_timeout`` seconds is delivered again (as Redis does).
+- kombu takes SQLite's write lock (``BEGIN IMMEDIATE``) on every poll of every
+  queue, empty or not. Here a poll is a plain read (WAL: it never waits for a
+  writer) and a message is claimed by one conditional UPDATE, so two consumers
+  can never both win it.
+- kombu hands every transport option to ``create_engine``; here the options are
+  ours (``polling_interval``, ``visibility_timeout``, ``busy_timeout``).
+- The file is opened in WAL mode with a busy timeout, through whichever module
+  ``sqlite3`` resolves to (``memory_service/sqlite_driver.py`` may swap it), and
+  connections stay open in a pool: no open/close per message.
+"""
+
+from __future__ import annotations
+
+import datetime
+import importlib
+import json
+import os
+import shutil
+import threading
+from pathlib import Path
+from queue import Empty
+
+from kombu.transport import sqlalchemy as kombu_sqla
+from kombu.utils import cached_property
+from sqlalchemy import bindparam, create_engine, delete, event, func, make_url, or_, select, update
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import OperationalError
+
+DEFAULT_VISIBILITY_TIMEOUT = 900.0
+DEFAULT_BUSY_TIMEOUT = 30.0
+_engines: dict[tuple[int, str], object] = {}
+_engines_lock = threading.Lock()
+
+
+def _now() -> datetime.datetime:
+    return datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
+
+
+def sqlite_dbapi():
+    """The DB-API module behind ``import sqlite3`` at this moment (stdlib, pysqlite3, sqlean...)."""
+    module = importlib.import_module("sqlite3")
+    return getattr(module, "dbapi2", module)
+
+
+def make_engine(url: str, busy_timeout: float = DEFAULT_BUSY_TIMEOUT):
+    """An engine on the broker file: WAL, a busy timeout, pooled connections kept open."""
+    engine = create_engine(
+        url,
+        module=sqlite_dbapi(),
+        connect_args={"timeout": busy_timeout, "check_same_thread": False},
+        # Enough for every thread of a web process to publish at once without
+        # the pool opening and closing overflow connections.
+        pool_size=16,
+        max_overflow=16,
+    )
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection, _record):
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        # In WAL mode NORMAL loses nothing when a process is killed, only on power loss.
+        cursor.execute("PRAGMA synchronous = NORMAL")
+        cursor.close()
+
+    return engine
+
+
+def _engine_for(url: str, busy_timeout: float):
+    """One engine per process and file: SQLite connections must not be used across
+    fork, so a forked child (a worker's pool process) builds its own."""
+    key = (os.getpid(), url)
+    with _engines_lock:
+        if key not in _engines:
+            engine = make_engine(url, busy_timeout)
+            _create_tables(engine)
+            _engines[key] = engine
+        return _engines[key]
+
+
+def _forget_inherited_engines() -> None:
+    # In a forked child, drop the parent's pooled connections without closing
+    # them (they belong to the parent); the child opens its own on first use.
+    for engine in _engines.values():
+        engine.dispose(close=False)
+    _engines.clear()
+
+
+os.register_at_fork(after_in_child=_forget_inherited_engines)
+
+
+def _create_tables(engine) -> None:
+    try:
+        kombu_sqla.metadata.create_all(engine)
+    except OperationalError:
+        # Another process created them between the existence check and CREATE.
+        kombu_sqla.metadata.create_all(engine)
+
+
+class _Statements:
+    """The transport's statements, built once per channel: building a SQLAlchemy
+    expression per poll costs more than running it."""
+
+    def __init__(self, messages) -> None:
+        claimable = (messages.c.queue_id == bindparam("of_queue")) & or_(
+            messages.c.visible.is_(True), messages.c.timestamp < bindparam("stale")
+        )
+        self.insert = messages.insert()
+        self.first_claimable = select(messages.c.id).where(claimable).order_by(messages.c.id).limit(1)
+        self.count_claimable = select(func.count()).where(claimable)
+        # The condition again: the row may have been claimed since it was read.
+        self.claim = (
+            update(messages)
+            .where(messages.c.id == bindparam("row_id"), claimable)
+            .values(visible=False, timestamp=bindparam("claimed_at"))
+            .returning(messages.c.payload)
+        )
+        self.delete = delete(messages).where(messages.c.id == bindparam("row_id"))
+        self.release = update(messages).where(messages.c.id == bindparam("row_id")).values(visible=True)
+
+
+class Channel(kombu_sqla.Channel):
+    """Delete on ack, redeliver what a dead consumer held, poll without locking."""
+
+    def __init__(self, connection, **kwargs):
+        super().__init__(connection, **kwargs)
+        options = connection.client.transport_options
+        self.visibility_timeout = float(options.get("visibility_timeout", DEFAULT_VISIBILITY_TIMEOUT))
+        self.busy_timeout = float(options.get("busy_timeout", DEFAULT_BUSY_TIMEOUT))
+        self._queue_ids: dict[str, int] = {}
+        # delivery tag -> row id of the messages this channel holds unacknowledged.
+        self._claimed: dict[str, int] = {}
+
+    @property
+    def engine(self):
+        return _engine_for(self.connection.client.hostname, self.busy_timeout)
+
+    @cached_property
+    def _sql(self) -> _Statements:
+        return _Statements(self.message_cls.__table__)
+
+    def _queue_id(self, queue: str) -> int:
+        if queue not in self._queue_ids:
+            table = self.queue_cls.__table__
+            with self.engine.begin() as conn:
+                conn.execute(sqlite_insert(table).values(name=queue).on_conflict_do_nothing(index_elements=["name"]))
+                self._queue_ids[queue] = conn.execute(select(table.c.id).where(table.c.name == queue)).scalar_one()
+        return self._queue_ids[queue]
+
+    def _new_queue(self, queue, **kwargs):
+        self._queue_id(queue)
+
+    def _put(self, queue, payload, **kwargs):
+        row = {"queue_id": self._queue_id(queue), "payload": json.dumps(payload), "visible": True, "version": 1}
+        with self.engine.begin() as conn:
+            conn.execute(self._sql.insert, row)
+
+    def _claimable(self, queue: str) -> dict:
+        return {
+            "of_queue": self._queue_id(queue),
+            "stale": _now() - datetime.timedelta(seconds=self.visibility_timeout),
+        }
+
+    def _get(self, queue):
+        while True:
+            params = self._claimable(queue)
+            with self.engine.connect() as conn:
+                candidate = conn.execute(self._sql.first_claimable, params).scalar()
+            if candidate is None:
+                raise Empty()
+            with self.engine.begin() as conn:
+                payload = conn.execute(self._sql.claim, {**params, "row_id": candidate, "claimed_at": _now()}).scalar()
+            if payload is not None:
+                message = json.loads(payload)
+                self._claimed[message["properties"]["delivery_tag"]] = candidate
+                return message
+            # Another consumer claimed it between the read and the update: look again.
+
+    def _delete_claimed(self, delivery_tag) -> None:
+        row_id = self._claimed.pop(delivery_tag, None)
+        if row_id is not None:
+            with self.engine.begin() as conn:
+                conn.execute(self._sql.delete, {"row_id": row_id})
+
+    def basic_ack(self, delivery_tag, multiple=False):
+        super().basic_ack(delivery_tag, multiple=multiple)
+        self._delete_claimed(delivery_tag)
+
+    def basic_reject(self, delivery_tag, requeue=False):
+        # With requeue, kombu's QoS calls _restore_at_beginning first.
+        super().basic_reject(delivery_tag, requeue=requeue)
+        if not requeue:
+            self._delete_claimed(delivery_tag)
+
+    def _restore(self, message):
+        row_id = self._claimed.pop(message.delivery_tag, None)
+        if row_id is None:
+            return super()._restore(message)
+        with self.engine.begin() as conn:
+            conn.execute(self._sql.release, {"row_id": row_id})
+
+    def _size(self, queue):
+        with self.engine.connect() as conn:
+            return conn.execute(self._sql.count_claimable, self._claimable(queue)).scalar_one()
+
+    def _purge(self, queue):
+        messages = self.message_cls.__table__
+        queue_id = self._queue_id(queue)
+        with self.engine.begin() as conn:
+            count = conn.execute(
+                select(func.count()).where(messages.c.queue_id == queue_id, messages.c.visible.is_(True))
+            ).scalar_one()
+            conn.execute(delete(messages).where(messages.c.queue_id == queue_id))
+        return count
+
+
+class Transport(kombu_sqla.Transport):
+    Channel = Channel
+    driver_name = "sqlite"
+
+
+def file_state(url: str) -> str:
+    """For the health route: the broker file's folder exists and has room."""
+    folder = Path(make_url(url).database or ".").resolve().parent
+    if not folder.is_dir():
+        return f"error: broker folder {folder} missing"
+    return "ok" if shutil.disk_usage(folder).free > 0 else "error: broker disk full"
