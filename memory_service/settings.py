@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "django_htmx",
     "template_partials",
+    "memory_service",
     "facts",
     "recall",
     "profiles",
@@ -88,6 +89,12 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
     raise ImproperlyConfigured("DATABASE_URL must be a sqlite:/// URL: the recall index lives in SQLite.")
 DATABASES["default"]["ENGINE"] = "memory_service.db"
+# Keep each server thread's connection open across requests: opening and
+# closing a WAL connection per request costs a file open, the sqlite-vec load
+# and the PRAGMAs every time, and is the pattern that deadlocked SQLite
+# 3.51.0-3.51.1 (memory_service/sqlite_driver.py). 0 closes after every request.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=600)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DATABASES["default"]["OPTIONS"] = {
     "timeout": env.float("SQLITE_BUSY_TIMEOUT_SECONDS", default=30.0),
     # BEGIN IMMEDIATE takes the write lock up front, so concurrent writers wait
