@@ -1,4 +1,4 @@
-# The two commands of the README: `make run` and `make test`.
+# The two commands of the README: `make run` and `make test` (`make dev`: runserver instead of gunicorn).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -8,7 +8,7 @@ PORT ?= 8000
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install migrate run test system-deps lint clean
+.PHONY: install migrate run dev test system-deps lint clean
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -21,8 +21,13 @@ install: $(VENV)/.installed
 migrate: install
 	$(PY) manage.py migrate --noinput
 
+# gunicorn (gunicorn.conf.py) and a Celery worker.
 run: migrate
-	HOST=$(HOST) PORT=$(PORT) bash scripts/run.sh
+	HOST=$(HOST) PORT=$(PORT) bash scripts/run.sh run
+
+# For development: Django's runserver (reloads on code changes, DEBUG on) and a Celery worker.
+dev: migrate
+	HOST=$(HOST) PORT=$(PORT) bash scripts/run.sh dev
 
 system-deps:
 	bash scripts/system-deps.sh
