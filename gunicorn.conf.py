@@ -43,6 +43,7 @@ def when_ready(server) -> None:
     from django.db import connections
     from django.urls import get_resolver
 
+    from memory_service import celery_app
     from memory_service.checks import loaded_sqlite
 
     # gunicorn runs no system checks: refuse a broken install (e.g. an SQLite
@@ -54,6 +55,9 @@ def when_ready(server) -> None:
     # request, seconds on a busy machine; do it here, once, for all workers.
     routes = get_resolver().url_patterns
     server.log.info("URLconf loaded: %d top-level routes", len(routes))
+    # Celery builds its task registry on the first task sent (a quarter of a
+    # second here). Only the registry: broker connections must not cross a fork.
+    celery_app.finalize(auto=True)
     _load_embedding_model(server)
 
 
