@@ -123,6 +123,8 @@ DATABASES["default"]["ENGINE"] = "memory_service.db"
 # and the PRAGMAs every time, and is the pattern that deadlocked SQLite
 # 3.51.0-3.51.1 (memory_service/sqlite_driver.py). 0 closes after every request.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=600)
+# Django's SQLite backend always reports a connection usable, so this costs
+# nothing here; it matters if the database ever becomes a server.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DATABASES["default"]["OPTIONS"] = {
     "timeout": env.float("SQLITE_BUSY_TIMEOUT_SECONDS", default=30.0),
