@@ -1,4 +1,5 @@
-# The commands of the README: `make run`, `make test` and `make lint`.
+# The commands of the README: `make run`, `make test` and `make lint`
+# (`make dev`: Django's runserver with DEBUG on instead of gunicorn).
 # One venv: `run` needs the run-time lock (requirements.txt); `test` and `lint`
 # add the test and lint tools (requirements-dev.txt, which includes the former).
 PYTHON ?= python3
@@ -10,7 +11,7 @@ PORT ?= 8000
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install install-dev migrate run test system-deps lint clean
+.PHONY: install install-dev migrate run dev test system-deps lint clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -32,8 +33,13 @@ install-dev: $(VENV)/.installed-dev
 migrate: install
 	$(PY) manage.py migrate --noinput
 
+# gunicorn (gunicorn.conf.py) and a Celery worker.
 run: migrate
-	HOST=$(HOST) PORT=$(PORT) bash scripts/run.sh
+	HOST=$(HOST) PORT=$(PORT) bash scripts/run.sh run
+
+# For development: Django's runserver (reloads on code changes, DEBUG on) and a Celery worker.
+dev: migrate
+	HOST=$(HOST) PORT=$(PORT) bash scripts/run.sh dev
 
 system-deps:
 	bash scripts/system-deps.sh

@@ -9,6 +9,8 @@ from django.conf import settings
 from django.db import connection
 from ninja import Router
 
+from memory_service.checks import loaded_sqlite
+
 router = Router(tags=["health"])
 
 
@@ -53,4 +55,4 @@ def health(request):
     db = database_state()
     broker = broker_state()
     status = "ok" if db == "ok" and not broker.startswith("error") else "degraded"
-    return {"status": status, "database": db, "broker": broker, **component_states()}
+    return {"status": status, "database": db, "sqlite": loaded_sqlite(), "broker": broker, **component_states()}

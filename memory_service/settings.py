@@ -22,10 +22,22 @@ env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 
+# MEMORY_ENV=production marks a deployment (docs/deployment.md): the secret key
+# must then come from the environment, and the HTTPS settings below default on.
+MEMORY_ENV = env.str("MEMORY_ENV", default="local")
+if MEMORY_ENV not in {"local", "production"}:
+    raise ImproperlyConfigured("MEMORY_ENV must be 'local' or 'production'.")
+PRODUCTION = MEMORY_ENV == "production"
+
+
 def _secret_key() -> str:
-    """SECRET_KEY from the environment, else one generated once per install."""
+    """SECRET_KEY from the environment, else (not in production) one generated once per install."""
     if key := env.str("SECRET_KEY", default=""):
         return key
+    if PRODUCTION:
+        # A key generated on one host would differ between hosts and change on a
+        # fresh var/ folder, silently logging everyone out; ask for one instead.
+        raise ImproperlyConfigured("MEMORY_ENV=production needs SECRET_KEY (see docs/deployment.md).")
     path = VAR_DIR / "secret_key"
     if not path.exists():
         path.write_text(secrets.token_urlsafe(50))
@@ -34,9 +46,24 @@ def _secret_key() -> str:
 
 
 SECRET_KEY = _secret_key()
-DEBUG = env.bool("DEBUG", default=True)
+# Off unless asked for: DEBUG pages show settings and code to whoever gets an error.
+DEBUG = env.bool("DEBUG", default=False)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+# HTTPS, for a deployment behind a TLS-terminating proxy (docs/deployment.md
+# explains each). Off by default so `make run` works over plain http.
+# The proxy must set X-Forwarded-Proto and be the only way in to the server.
+if env.bool("TRUST_X_FORWARDED_PROTO", default=PRODUCTION):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=PRODUCTION)
+# Load balancers and monitors probe the server directly over http.
+SECURE_REDIRECT_EXEMPT = [r"^api/v1/health$"]
+SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=PRODUCTION)
+CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=PRODUCTION)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31_536_000 if PRODUCTION else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=PRODUCTION)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=PRODUCTION)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -48,6 +75,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "django_htmx",
     "template_partials",
+    "memory_service",
     "facts",
     "recall",
     "profiles",
@@ -57,6 +85,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files without DEBUG and without a separate web server (compressed, cached).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -91,6 +121,14 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
     raise ImproperlyConfigured("DATABASE_URL must be a sqlite:/// URL: the recall index lives in SQLite.")
 DATABASES["default"]["ENGINE"] = "memory_service.db"
+# Keep each server thread's connection open across requests: opening and
+# closing a WAL connection per request costs a file open, the sqlite-vec load
+# and the PRAGMAs every time, and is the pattern that deadlocked SQLite
+# 3.51.0-3.51.1 (memory_service/sqlite_driver.py). 0 closes after every request.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=600)
+# Django's SQLite backend always reports a connection usable, so this costs
+# nothing here; it matters if the database ever becomes a server.
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DATABASES["default"]["OPTIONS"] = {
     "timeout": env.float("SQLITE_BUSY_TIMEOUT_SECONDS", default=30.0),
     # BEGIN IMMEDIATE takes the write lock up front, so concurrent writers wait
@@ -117,7 +155,14 @@ USE_I18N = True
 USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = VAR_DIR / "staticfiles"
+STATIC_ROOT = VAR_DIR / "staticfiles"  # filled by `manage.py collectstatic` (scripts/run.sh runs it)
+STATIC_ROOT.mkdir(exist_ok=True)  # WhiteNoise warns on every start while it is missing
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Gzip copies at collectstatic time; no hashed names, so templates render
+    # even where collectstatic has not run (tests, `make dev`).
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
 
 LOGGING = {
     "version": 1,

@@ -38,7 +38,7 @@ def extension_errors(query: Callable[[str], tuple]) -> list[Error]:
         errors.append(
             Error(
                 "SQLite was built without FTS5; lexical recall cannot work.",
-                hint="Install pysqlite3-binary (requirements.txt), which bundles an FTS5 build.",
+                hint="Install sqlean.py (requirements.txt), which bundles an FTS5 build.",
                 id="recall.E001",
             )
         )

@@ -1,27 +1,55 @@
 #!/usr/bin/env bash
-# Started by `make run`: demo tenant, then a Celery worker and the web server.
-# Ctrl-C (or SIGTERM to this script) stops both.
+# Started by `make run` (gunicorn, see gunicorn.conf.py) or `make dev` (Django's
+# runserver, which reloads on code changes; for development only): the demo
+# tenant, then the web server and one Celery worker.
+# A worker that exits is started again; the web server keeps serving meanwhile.
+# If the web server exits, everything stops. Ctrl-C (or SIGTERM) stops both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
+MODE=${1:-run}
 HOST=${HOST:-127.0.0.1}
 PORT=${PORT:-8000}
+WORKER_RESTART_SECONDS=${WORKER_RESTART_SECONDS:-2}
 
 $PY manage.py demo_setup --url "http://$HOST:$PORT"
 
-pids=()
+web=
+worker=
 stop() {
   trap - INT TERM EXIT
-  kill -TERM "${pids[@]}" 2>/dev/null || true
+  kill -TERM $web $worker 2>/dev/null || true
   wait 2>/dev/null || true
 }
-trap stop INT TERM EXIT
+trap 'stop; exit 0' INT TERM
+trap stop EXIT
 
-# The embedded default: one local worker consumes every queue.
-.venv/bin/celery -A memory_service worker -Q db,llm,embed --concurrency 2 --loglevel INFO &
-pids+=($!)
-$PY manage.py runserver "$HOST:$PORT" --noreload &
-pids+=($!)
-# Both run in the background so this shell can act on signals at once;
-# when either one exits, the trap stops the other.
-wait -n
+start_worker() {
+  # The embedded default: one local worker consumes every queue.
+  .venv/bin/celery -A memory_service worker -Q db,llm,embed --concurrency 2 --loglevel INFO &
+  worker=$!
+}
+
+if [ "$MODE" = dev ]; then
+  DEBUG=${DEBUG:-true} $PY manage.py runserver "$HOST:$PORT" &
+else
+  # Static files come from var/staticfiles through WhiteNoise (DEBUG is off).
+  $PY manage.py collectstatic --noinput -v 0
+  .venv/bin/gunicorn -c gunicorn.conf.py --bind "$HOST:$PORT" &
+fi
+web=$!
+start_worker
+
+# Both run in the background so this shell can act on signals at once.
+while true; do
+  wait -n "$web" "$worker" || true
+  if ! kill -0 "$web" 2>/dev/null; then
+    echo "run.sh: the web server exited; stopping the worker." >&2
+    exit 1
+  fi
+  if ! kill -0 "$worker" 2>/dev/null; then
+    echo "run.sh: the Celery worker exited; starting it again in ${WORKER_RESTART_SECONDS}s." >&2
+    sleep "$WORKER_RESTART_SECONDS"
+    start_worker
+  fi
+done

@@ -36,7 +36,7 @@ def load_sqlite_vec(conn) -> None:
         ) from exc
     if not hasattr(conn, "enable_load_extension"):
         raise ImproperlyConfigured(
-            "This SQLite driver cannot load extensions; install pysqlite3-binary "
+            "This SQLite driver cannot load extensions; install sqlean.py "
             "(see requirements.txt) so sqlite-vec can be loaded."
         )
     try:

@@ -24,10 +24,9 @@ def _one(sql):
 def test_django_runs_on_an_sqlite_driver_that_loads_extensions(db):
     import sqlite3
 
-    assert sqlite3.__name__.startswith("pysqlite3")
-    assert connection.connection.__class__.__module__.startswith("pysqlite3") or hasattr(
-        connection.connection, "enable_load_extension"
-    )
+    assert sqlite3.__name__ == "sqlean"
+    connection.ensure_connection()
+    assert connection.connection.__class__.__module__.startswith("sqlean")
     assert _one("SELECT vec_version()").startswith("v0.1.")
     assert _one("SELECT vec_distance_cosine(vec_f32('[1,0]'), vec_f32('[0,1]'))") == pytest.approx(1.0)
 
@@ -53,9 +52,9 @@ def test_the_system_checks_pass_with_extensions_loaded(db):
 
 
 def test_the_system_check_names_a_missing_sqlite_vec():
-    import pysqlite3.dbapi2 as dbapi
+    import sqlean
 
-    bare = dbapi.connect(":memory:")  # a connection nobody loaded sqlite-vec into
+    bare = sqlean.connect(":memory:")  # a connection nobody loaded sqlite-vec into
     errors = extension_errors(lambda sql: bare.execute(sql).fetchone())
     assert [e.id for e in errors] == ["recall.E002"]
     assert "sqlite-vec" in errors[0].msg

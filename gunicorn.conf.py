@@ -1,0 +1,114 @@
+"""gunicorn settings for `make run` and for deployments (docs/deployment.md).
+
+Run from the repository root: `.venv/bin/gunicorn -c gunicorn.conf.py`.
+Every value can be set from the environment (the WEB_* variables of .env.example).
+"""
+
+from __future__ import annotations
+
+import os
+
+# The tokenizer's own thread pool is not fork-safe either; one query needs no parallel tokenizing.
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+wsgi_app = "memory_service.wsgi:application"
+bind = [os.environ.get("WEB_BIND", "127.0.0.1:8000")]
+
+# Processes for the CPU work (Python request handling holds the GIL), threads
+# for the waits (SQLite busy timeout, network). Two processes suit two cores:
+# each query embedding also runs MEMORY_TORCH_THREADS intra-op threads.
+workers = int(os.environ.get("WEB_WORKERS", "2"))
+worker_class = "gthread"
+threads = int(os.environ.get("WEB_THREADS", "4"))
+# A request that takes longer than this is stuck: its worker is restarted.
+timeout = int(os.environ.get("WEB_TIMEOUT", "60"))
+graceful_timeout = 30
+keepalive = 5
+accesslog = os.environ.get("WEB_ACCESS_LOG") or None  # "-" for stdout; off by default
+# Behind a TLS-terminating proxy on another address, list it here so gunicorn
+# trusts its X-Forwarded-* headers (Django's SECURE_PROXY_SSL_HEADER does the rest).
+forwarded_allow_ips = os.environ.get("WEB_FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+# gunicorn 27's runtime control socket defaults to one path in the home folder,
+# shared by every gunicorn of the user; nothing here uses it.
+control_socket_disable = True
+
+# Import Django and the whole application once in the master, so every worker
+# starts as a copy of a warm process instead of importing it again (and shares
+# the model's memory pages with the master until it writes to them).
+preload_app = True
+
+
+def when_ready(server) -> None:
+    from django.core.management import call_command
+    from django.db import connections
+    from django.urls import get_resolver
+
+    from memory_service import celery_app
+    from memory_service.checks import loaded_sqlite
+
+    # gunicorn runs no system checks: refuse a broken install (e.g. an SQLite
+    # build that deadlocks, memory_service.E001) before any worker starts.
+    call_command("check")
+    connections.close_all()
+    server.log.info("Running on %s", loaded_sqlite())
+    # Django imports the URLconf (every API module and its schemas) on the first
+    # request, seconds on a busy machine; do it here, once, for all workers.
+    routes = get_resolver().url_patterns
+    server.log.info("URLconf loaded: %d top-level routes", len(routes))
+    # Celery builds its task registry on the first task sent (a quarter of a
+    # second here). Only the registry: broker connections must not cross a fork.
+    celery_app.finalize(auto=True)
+    _load_embedding_model(server)
+
+
+def _load_embedding_model(server) -> None:
+    """Load the local model in the master, so no request pays for it.
+
+    Only on one intra-op thread: once torch has run a parallel region the
+    OpenMP thread pool exists in this process, and a forked worker that then
+    runs the model waits forever for pool threads it does not have
+    (tests/service/test_gunicorn.py hangs that way if this runs on two). With
+    one thread no pool is started; each worker starts its own in post_fork.
+    The local embedder sets torch's thread count from MEMORY_TORCH_THREADS
+    when it loads, hence the override.
+    """
+    from django.conf import settings
+    from django.test.utils import override_settings
+
+    from recall.embeddings import get_embedder
+
+    embedder = get_embedder()
+    if embedder.provider != "local":
+        return  # a remote endpoint: nothing to load, and no call to spend at start-up
+    with override_settings(MEMORY_TORCH_THREADS=1):
+        embedder.embed(["Warm the embedding model before the workers fork."])
+    server.log.info(
+        "Embedding model %s loaded; workers use %d torch threads", embedder.model_name, settings.MEMORY_TORCH_THREADS
+    )
+
+
+def pre_fork(server, worker) -> None:
+    # A connection must never be shared by two processes: SQLite's locks are per process.
+    from django.db import connections
+
+    connections.close_all()
+
+
+def post_fork(server, worker) -> None:
+    """Give the worker its torch threads and run one embedding, before it accepts requests.
+
+    The first parallel forward pass starts the OpenMP pool and is several times
+    slower than the next ones; doing it here keeps that off the first request.
+    """
+    from django.conf import settings
+
+    from recall.embeddings import get_embedder
+
+    embedder = get_embedder()
+    if embedder.provider != "local":
+        return
+    import torch
+
+    torch.set_num_threads(max(1, settings.MEMORY_TORCH_THREADS))
+    embedder.embed(["Warm this worker's thread pool."])
+    server.log.info("Worker %s: embedding model warm", worker.pid)

@@ -1,0 +1,87 @@
+"""The production server: gunicorn with gunicorn.conf.py, as `make run` starts it, DEBUG off."""
+
+from __future__ import annotations
+
+import re
+import threading
+import urllib.error
+import urllib.request
+
+import pytest
+
+from tests.integration.stack import BIN, ROOT, Http, Proc, clean_env, free_port, manage, wait_for
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("gunicorn")
+    port = free_port()
+    env = clean_env(
+        DATABASE_URL=f"sqlite:///{tmp / 'memory.sqlite3'}",
+        MEMORY_VAR_DIR=str(tmp),
+        WEB_BIND=f"127.0.0.1:{port}",
+        WEB_WORKERS="2",
+        WEB_THREADS="2",
+    )
+    manage(["migrate", "--noinput", "-v", "0"], env)
+    manage(["collectstatic", "--noinput", "-v", "0"], env)
+    key = re.search(r"^api_key=(\S+)$", manage(["create_tenant", "gunicorn"], env), re.MULTILINE).group(1)
+    proc = Proc(
+        "gunicorn", [str(BIN / "gunicorn"), "-c", str(ROOT / "gunicorn.conf.py")], cwd=ROOT, env=env, log_dir=tmp
+    )
+    try:
+        # Both workers report a warm model before they take requests; no request is sent before that.
+        wait_for(
+            lambda: proc.log().count("embedding model warm") >= 2 or proc.popen.poll() is not None,
+            180,
+            0.2,
+            "two warm gunicorn workers",
+        )
+        assert proc.popen.poll() is None, proc.log()
+        yield proc, Http(f"http://127.0.0.1:{port}", key)
+    finally:
+        proc.stop()
+
+
+def test_the_first_request_finds_the_model_loaded_and_names_the_sqlite(server):
+    proc, http = server
+    status, health = http.get("/health")
+    assert status == 200
+    assert health["embedder"]["loaded"] is True
+    assert health["sqlite"].endswith("(sqlean)")
+    assert "Running on SQLite" in proc.log()
+
+
+def test_recall_answers_in_every_forked_worker(server):
+    """torch ran in the master before the fork: a worker whose thread pool is broken would hang here."""
+    _proc, http = server
+    for text in ["User drinks black coffee every morning.", "User's sister lives in Paris."]:
+        assert http.post("/users/u1/facts", {"text": text})[0] == 201
+    answers: list[tuple[int, dict]] = []
+
+    def ask(n: int) -> None:
+        answers.append(http.post("/users/u1/recall", {"query": f"black coffee, question {n}", "k": 5}))
+
+    # More concurrent requests than one worker has threads, so both workers serve some.
+    askers = [threading.Thread(target=ask, args=(n,)) for n in range(8)]
+    for asker in askers:
+        asker.start()
+    for asker in askers:
+        asker.join(timeout=120)
+    assert len(answers) == 8
+    for status, body in answers:
+        assert status == 200
+        assert any("coffee" in item["fact"]["text"] for item in body["items"])
+
+
+def test_static_files_are_served_with_debug_off(server):
+    _proc, http = server
+    with urllib.request.urlopen(f"{http.base}/static/css/app.css", timeout=30) as response:
+        assert response.status == 200
+        assert response.headers["Content-Type"].startswith("text/css")
+    with pytest.raises(urllib.error.HTTPError) as missing:
+        urllib.request.urlopen(f"{http.base}/no-such-page", timeout=30)
+    assert missing.value.code == 404
+    assert b"DEBUG = True" not in missing.value.read()  # Django's technical 404 page

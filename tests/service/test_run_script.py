@@ -1,0 +1,73 @@
+"""`make run`'s script: a Celery worker that dies is started again while the web server keeps serving."""
+
+from __future__ import annotations
+
+import os
+import signal
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.integration.stack import ROOT, Proc, clean_env, free_port, manage, wait_for
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
+
+def _celery_workers(run: Proc) -> list[int]:
+    """Pids of the Celery main processes started by the script (not their pool children)."""
+    return [
+        pid for pid in run.pids() if "celery" in _cmdline(pid) and "worker" in _cmdline(pid) and _parent(pid) == run.pid
+    ]
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+def _parent(pid: int) -> int:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except OSError:
+        return -1
+
+
+def _health(base: str) -> int:
+    try:
+        with urllib.request.urlopen(f"{base}/api/v1/health", timeout=5) as response:
+            return response.status
+    except OSError:
+        return 0
+
+
+def test_a_dead_worker_is_restarted_and_the_web_server_keeps_serving(tmp_path):
+    port = free_port()
+    env = clean_env(
+        DATABASE_URL=f"sqlite:///{tmp_path / 'memory.sqlite3'}",
+        MEMORY_VAR_DIR=str(tmp_path),
+        HOST="127.0.0.1",
+        PORT=str(port),
+        WORKER_RESTART_SECONDS="0.5",
+    )
+    manage(["migrate", "--noinput", "-v", "0"], env)
+    run = Proc("run", ["bash", "scripts/run.sh", "run"], cwd=ROOT, env=env, log_dir=tmp_path)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_for(lambda: run.log().count("embedding model warm") >= 2, 240, 0.5, "gunicorn's workers")
+        first = wait_for(lambda: _celery_workers(run), 60, 0.2, "the Celery worker")[0]
+        assert _health(base) == 200
+
+        os.kill(first, signal.SIGKILL)
+        second = wait_for(lambda: [p for p in _celery_workers(run) if p != first], 60, 0.2, "a new worker")[0]
+        assert "the Celery worker exited; starting it again" in run.log()
+        assert _health(base) == 200
+        wait_for(lambda: run.log().count("ready.") >= 2, 120, 0.5, "the new worker to be ready")
+
+        os.kill(run.pid, signal.SIGTERM)  # stops the web server and the worker with it
+        run.popen.wait(timeout=60)
+        wait_for(lambda: _health(base) == 0 and not _cmdline(second), 30, 0.2, "everything to stop")
+    finally:
+        run.stop()
