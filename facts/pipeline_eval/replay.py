@@ -60,15 +60,19 @@ def _unindexed(users: list[MemoryUser]) -> int:
     )
 
 
-def wait_for_worker(users: list[MemoryUser], total: int, *, timeout: float, progress) -> dict:
-    """Poll until every turn is finished and every live fact is indexed; what was still open if not."""
+def wait_for_worker(users: list[MemoryUser], total: int, *, timeout: float, stall: float, progress) -> dict:
+    """Poll until every turn is finished and every live fact is indexed, or until nothing moved for
+    `stall` seconds (a lost task message leaves its turn queued for good); what was still open."""
     deadline = time.monotonic() + timeout
-    finished = 0
-    while time.monotonic() < deadline:
+    finished, unindexed, moved_at = 0, -1, time.monotonic()
+    while time.monotonic() < deadline and time.monotonic() - moved_at < stall:
         now_finished = Turn.objects.filter(user__in=users, state__in=FINAL).count()
+        now_unindexed = _unindexed(users)
+        if (now_finished, now_unindexed) != (finished, unindexed):
+            moved_at = time.monotonic()
         progress(now_finished - finished)
-        finished = now_finished
-        if finished >= total and _unindexed(users) == 0:
-            return {"unfinished_turns": 0, "unindexed_facts": 0}
+        finished, unindexed = now_finished, now_unindexed
+        if finished >= total and unindexed == 0:
+            break
         time.sleep(0.5)
-    return {"unfinished_turns": total - finished, "unindexed_facts": _unindexed(users)}
+    return {"unfinished_turns": total - finished, "unindexed_facts": unindexed}

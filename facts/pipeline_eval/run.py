@@ -29,6 +29,7 @@ class Options:
     max_turns: int | None
     concurrency: int
     timeout: float
+    stall: float
 
 
 def _read(options: Options) -> list[tuple[str, dict]]:
@@ -55,7 +56,10 @@ def _replay(options: Options, conversations, stderr) -> tuple[dict, dict[str, Me
     total = sum(len(plan.turns) for plan in plans)
     workdir = Path(os.environ[stack.MARKER])
     try:
-        with stack.service(llm_base_url=llm_url, workdir=workdir, concurrency=options.concurrency) as base_url:
+        with stack.service(llm_base_url=llm_url, workdir=workdir, concurrency=options.concurrency) as (
+            base_url,
+            worker,
+        ):
             started = time.monotonic()
             with tqdm(total=total, desc="posting turns", unit="turn", file=stderr) as bar:
                 replay.post_turns(base_url, api_key, plans, pace=options.pace, progress=bar.update)

@@ -11,6 +11,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,16 +19,18 @@ from pathlib import Path
 from django.conf import settings
 
 MARKER = "MEMORY_EVAL_PIPELINE_DIR"  # set in the re-run: the temp folder it owns
+NETWORK_BROKERS = {"redis", "rediss", "amqp", "amqps", "pyamqp", "sqs", "sentinel"}
 
 
 def inner_env(workdir: Path) -> dict[str, str]:
     """The environment of the re-run and of its server and worker: everything under workdir."""
+    # The broker is left to the embedded default, whose folder lies under MEMORY_VAR_DIR.
+    env = {key: value for key, value in os.environ.items() if key != "CELERY_BROKER_URL"}
     return {
-        **os.environ,
+        **env,
         MARKER: str(workdir),
         "MEMORY_VAR_DIR": str(workdir),
         "DATABASE_URL": f"sqlite:///{workdir / 'memory.sqlite3'}",
-        "CELERY_BROKER_URL": "filesystem://",
         "CELERY_TASK_ALWAYS_EAGER": "off",
         "HF_HUB_OFFLINE": "1",
         "LOG_LEVEL": os.environ.get("EVAL_PIPELINE_LOG_LEVEL", "WARNING"),
@@ -35,9 +38,12 @@ def inner_env(workdir: Path) -> dict[str, str]:
 
 
 def in_throwaway() -> bool:
-    """True in the re-run, and only when the configured database lies in its temp folder."""
+    """True in the re-run, and only when the database lies in its temp folder and the broker
+    is an embedded one (a network broker named in .env would be the operator's)."""
     workdir = os.environ.get(MARKER)
     if not workdir:
+        return False
+    if settings.CELERY_BROKER_URL.split(":", 1)[0] in NETWORK_BROKERS:
         return False
     return Path(settings.DATABASES["default"]["NAME"]).resolve().is_relative_to(Path(workdir).resolve())
 
@@ -71,9 +77,38 @@ def _stop(process: subprocess.Popen) -> None:
             process.wait()
 
 
+class Worker:
+    """The Celery worker, started again if it dies (as a process supervisor would); counts restarts."""
+
+    def __init__(self, argv: list[str], env: dict, log_path: Path):
+        self.argv, self.env, self.log_path = argv, env, log_path
+        self.restarts = 0
+        self._stopping = threading.Event()
+        self.process = self._start()
+        self._watch = threading.Thread(target=self._supervise, daemon=True)
+        self._watch.start()
+
+    def _start(self) -> subprocess.Popen:
+        with open(self.log_path, "ab") as log:
+            return subprocess.Popen(
+                self.argv, env=self.env, cwd=settings.BASE_DIR, stdout=log, stderr=subprocess.STDOUT
+            )
+
+    def _supervise(self) -> None:
+        while not self._stopping.wait(1.0):
+            if self.process.poll() is not None:
+                self.restarts += 1
+                self.process = self._start()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._watch.join()
+        _stop(self.process)
+
+
 @contextmanager
 def service(*, llm_base_url: str, workdir: Path, concurrency: int):
-    """Yield the base URL of a running web server with a worker on every queue; stop both after."""
+    """Yield (base URL of a running web server, its Worker); stop both after."""
     env = {
         **os.environ,
         "OPENAI_API_KEY": "replay",
@@ -85,9 +120,12 @@ def service(*, llm_base_url: str, workdir: Path, concurrency: int):
     logs = workdir / "logs"
     logs.mkdir(exist_ok=True)
     queues = ",".join([settings.MEMORY_QUEUE_DB, settings.MEMORY_QUEUE_LLM, settings.MEMORY_QUEUE_EMBED])
-    processes: list[subprocess.Popen] = []
+    worker_argv = [sys.executable, "-m", "celery", "-A", "memory_service", "worker", "-Q", queues]
+    worker_argv += ["--concurrency", str(concurrency), "--loglevel", "WARNING"]
+    worker_argv += ["--without-heartbeat", "--without-gossip", "--without-mingle"]
+    server = worker = None
     try:
-        with open(logs / "server.log", "wb") as server_log, open(logs / "worker.log", "wb") as worker_log:
+        with open(logs / "server.log", "wb") as server_log:
             server = subprocess.Popen(
                 [sys.executable, manage, "runserver", f"127.0.0.1:{port}", "--noreload", "--skip-checks"],
                 env=env,
@@ -95,17 +133,11 @@ def service(*, llm_base_url: str, workdir: Path, concurrency: int):
                 stdout=server_log,
                 stderr=subprocess.STDOUT,
             )
-            processes.append(server)
-            worker_cmd = [sys.executable, "-m", "celery", "-A", "memory_service", "worker", "-Q", queues]
-            worker_cmd += ["--concurrency", str(concurrency), "--loglevel", "WARNING", "--without-heartbeat"]
-            worker_cmd += ["--without-gossip", "--without-mingle"]
-            processes.append(
-                subprocess.Popen(
-                    worker_cmd, env=env, cwd=settings.BASE_DIR, stdout=worker_log, stderr=subprocess.STDOUT
-                )
-            )
-            _wait_for_port(port, server, timeout=60)
-            yield f"http://127.0.0.1:{port}"
+        worker = Worker(worker_argv, env, logs / "worker.log")
+        _wait_for_port(port, server, timeout=60)
+        yield f"http://127.0.0.1:{port}", worker
     finally:
-        for process in reversed(processes):
-            _stop(process)
+        if worker is not None:
+            worker.stop()
+        if server is not None:
+            _stop(server)

@@ -47,13 +47,16 @@ class Command(BaseCommand):
         parser.add_argument("--max-turns", type=int, help="replay only each conversation's first N turns")
         parser.add_argument("--concurrency", type=int, default=2, help="worker processes (default 2)")
         parser.add_argument("--timeout", type=float, default=1800, help="seconds to wait for the worker to drain")
+        parser.add_argument(
+            "--stall", type=float, default=120, help="stop waiting when nothing moved for this many seconds"
+        )
         parser.add_argument("--keep", action="store_true", help="keep the temp folder (database, logs)")
 
-    def handle(self, *args, data, pace, json_out, k, modes, max_turns, concurrency, timeout, keep, **options):
+    def handle(self, *args, data, pace, json_out, k, modes, max_turns, concurrency, timeout, stall, keep, **options):
         path = Path(data).resolve()
         if not path.exists():
             raise CommandError(f"{path} does not exist; pass a LoCoMo JSON file or folder with --data.")
-        if pace < 0 or concurrency < 1 or timeout <= 0 or (max_turns is not None and max_turns < 1):
+        if pace < 0 or concurrency < 1 or timeout <= 0 or stall <= 0 or (max_turns is not None and max_turns < 1):
             raise CommandError("--pace must be >= 0, --concurrency, --timeout and --max-turns positive.")
         mode_list = [m.strip() for m in modes.split(",") if m.strip()]
         if not mode_list or any(m not in MODES for m in mode_list):
@@ -62,21 +65,21 @@ class Command(BaseCommand):
         if os.environ.get(stack.MARKER):
             if not stack.in_throwaway():
                 raise CommandError("Refusing to run: the configured database is not in the throwaway folder.")
-            options = Options(path, pace, ks, mode_list, max_turns, concurrency, timeout)
+            options = Options(path, pace, ks, mode_list, max_turns, concurrency, timeout, stall)
             result = run(options, self.stderr)
             self.stdout.write(render(result))
             if json_out:
                 Path(json_out).write_text(json.dumps(result, indent=2))
                 self.stdout.write(f"wrote {json_out}")
             return
-        self._rerun_in_throwaway(path, pace, json_out, k, modes, max_turns, concurrency, timeout, keep)
+        self._rerun_in_throwaway(path, pace, json_out, k, modes, max_turns, concurrency, timeout, stall, keep)
 
-    def _rerun_in_throwaway(self, path, pace, json_out, k, modes, max_turns, concurrency, timeout, keep):
+    def _rerun_in_throwaway(self, path, pace, json_out, k, modes, max_turns, concurrency, timeout, stall, keep):
         """Run the measurement again as a child process whose settings point at a temp folder."""
         workdir = Path(tempfile.mkdtemp(prefix="eval_pipeline-"))
         argv = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), "eval_pipeline", "--data", str(path)]
         argv += ["--pace", str(pace), "--k", k, "--modes", modes, "--concurrency", str(concurrency)]
-        argv += ["--timeout", str(timeout)]
+        argv += ["--timeout", str(timeout), "--stall", str(stall)]
         if max_turns:
             argv += ["--max-turns", str(max_turns)]
         if json_out:
