@@ -32,10 +32,10 @@ class Options:
     stall: float
 
 
-def _read(options: Options) -> list[tuple[str, dict]]:
-    conversations = evaluation.load_conversations(options.data)
-    if options.max_turns:
-        conversations = [(name, first_turns(conv, options.max_turns)) for name, conv in conversations]
+def read_conversations(path: Path, max_turns: int | None) -> list[tuple[str, dict]]:
+    conversations = evaluation.load_conversations(path)
+    if max_turns:
+        conversations = [(name, first_turns(conv, max_turns)) for name, conv in conversations]
     return conversations
 
 
@@ -69,9 +69,10 @@ def _replay(options: Options, conversations, stderr) -> tuple[dict, dict[str, Me
             }
             with tqdm(total=total, desc="worker", unit="turn", file=stderr) as bar:
                 open_work = replay.wait_for_worker(
-                    list(users.values()), total, timeout=options.timeout, progress=bar.update
+                    list(users.values()), total, timeout=options.timeout, stall=options.stall, progress=bar.update
                 )
             wall_s = time.monotonic() - started
+            open_work["worker_restarts"] = worker.restarts
     finally:
         llm_server.shutdown()
     result, provenance = report.analyse(plans, users, extractor)
@@ -83,7 +84,7 @@ def _replay(options: Options, conversations, stderr) -> tuple[dict, dict[str, Me
 
 def run(options: Options, stderr) -> dict:
     call_command("migrate", verbosity=0)
-    conversations = _read(options)
+    conversations = read_conversations(options.data, options.max_turns)
     result, users, provenance = _replay(options, conversations, stderr)
     questions = {name: evaluation.questions(conv) for name, conv in conversations}
     # Query logging would keep every statement of the recalls in memory.

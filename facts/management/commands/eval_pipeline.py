@@ -14,8 +14,11 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from facts.extraction.salience import skip_reason
 from facts.pipeline_eval import stack
-from facts.pipeline_eval.run import Options, run
+from facts.pipeline_eval.gate import gate_analysis
+from facts.pipeline_eval.replay_llm import conversation_plan
+from facts.pipeline_eval.run import Options, read_conversations, run
 from recall.services import MODES
 
 
@@ -50,9 +53,17 @@ class Command(BaseCommand):
         parser.add_argument(
             "--stall", type=float, default=120, help="stop waiting when nothing moved for this many seconds"
         )
+        parser.add_argument(
+            "--gate-only",
+            action="store_true",
+            help="only the offline gate analysis: which turns the salience gate skips, and which of "
+            "those an observation was stated in (seconds, no server, no database)",
+        )
         parser.add_argument("--keep", action="store_true", help="keep the temp folder (database, logs)")
 
-    def handle(self, *args, data, pace, json_out, k, modes, max_turns, concurrency, timeout, stall, keep, **options):
+    def handle(
+        self, *args, data, pace, json_out, k, modes, max_turns, concurrency, timeout, stall, keep, gate_only, **options
+    ):
         path = Path(data).resolve()
         if not path.exists():
             raise CommandError(f"{path} does not exist; pass a LoCoMo JSON file or folder with --data.")
@@ -62,6 +73,9 @@ class Command(BaseCommand):
         if not mode_list or any(m not in MODES for m in mode_list):
             raise CommandError(f"Unknown or no mode(s) in {modes!r}; choose from {', '.join(MODES)}.")
         ks = _int_list(k)
+        if gate_only:
+            self._gate_only(path, max_turns, json_out)
+            return
         if os.environ.get(stack.MARKER):
             if not stack.in_throwaway():
                 raise CommandError("Refusing to run: the configured database is not in the throwaway folder.")
@@ -73,6 +87,13 @@ class Command(BaseCommand):
                 self.stdout.write(f"wrote {json_out}")
             return
         self._rerun_in_throwaway(path, pace, json_out, k, modes, max_turns, concurrency, timeout, stall, keep)
+
+    def _gate_only(self, path: Path, max_turns: int | None, json_out: str | None) -> None:
+        plans = [conversation_plan(name, conv) for name, conv in read_conversations(path, max_turns)]
+        result = gate_analysis(plans, skip_reason)
+        self.stdout.write(json.dumps(result, indent=2))
+        if json_out:
+            Path(json_out).write_text(json.dumps(result, indent=2))
 
     def _rerun_in_throwaway(self, path, pace, json_out, k, modes, max_turns, concurrency, timeout, stall, keep):
         """Run the measurement again as a child process whose settings point at a temp folder."""
