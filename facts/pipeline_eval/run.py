@@ -4,6 +4,8 @@ replay through the service, account for every observation, score recall both way
 from __future__ import annotations
 
 import os
+import signal
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,6 +85,8 @@ def _replay(options: Options, conversations, stderr) -> tuple[dict, dict[str, Me
 
 
 def run(options: Options, stderr) -> dict:
+    # A plain `kill` of this process still stops the server and the worker (the finally blocks).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     call_command("migrate", verbosity=0)
     conversations = read_conversations(options.data, options.max_turns)
     result, users, provenance = _replay(options, conversations, stderr)

@@ -19,7 +19,6 @@ from pathlib import Path
 from django.conf import settings
 
 MARKER = "MEMORY_EVAL_PIPELINE_DIR"  # set in the re-run: the temp folder it owns
-NETWORK_BROKERS = {"redis", "rediss", "amqp", "amqps", "pyamqp", "sqs", "sentinel"}
 
 
 def inner_env(workdir: Path) -> dict[str, str]:
@@ -32,18 +31,20 @@ def inner_env(workdir: Path) -> dict[str, str]:
         "MEMORY_VAR_DIR": str(workdir),
         "DATABASE_URL": f"sqlite:///{workdir / 'memory.sqlite3'}",
         "CELERY_TASK_ALWAYS_EAGER": "off",
+        "DJANGO_SETTINGS_MODULE": "facts.pipeline_eval.settings",
         "HF_HUB_OFFLINE": "1",
         "LOG_LEVEL": os.environ.get("EVAL_PIPELINE_LOG_LEVEL", "WARNING"),
     }
 
 
 def in_throwaway() -> bool:
-    """True in the re-run, and only when the database lies in its temp folder and the broker
-    is an embedded one (a network broker named in .env would be the operator's)."""
+    """True in the re-run, and only when the database and the broker lie in its temp folder
+    (a broker named in the operator's .env would be theirs)."""
     workdir = os.environ.get(MARKER)
     if not workdir:
         return False
-    if settings.CELERY_BROKER_URL.split(":", 1)[0] in NETWORK_BROKERS:
+    broker = settings.CELERY_BROKER_URL
+    if broker != "filesystem://" and workdir not in broker:
         return False
     return Path(settings.DATABASES["default"]["NAME"]).resolve().is_relative_to(Path(workdir).resolve())
 
