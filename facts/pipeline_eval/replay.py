@@ -10,10 +10,12 @@ occurred_at = the session's date plus the turn's position in seconds.
 from __future__ import annotations
 
 import json
+import os
 import time
 import urllib.error
 import urllib.request
 
+from django.conf import settings
 from django.db.models import Q
 
 from facts.models import Fact, MemoryUser, Turn, TurnState
@@ -60,19 +62,25 @@ def _unindexed(users: list[MemoryUser]) -> int:
     )
 
 
+def _queued_messages() -> int:
+    """Messages waiting in the embedded filesystem broker (0 for other brokers: not visible here)."""
+    folder = settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("data_folder_in")
+    return len(os.listdir(folder)) if folder and os.path.isdir(folder) else 0
+
+
 def wait_for_worker(users: list[MemoryUser], total: int, *, timeout: float, stall: float, progress) -> dict:
     """Poll until every turn is finished and every live fact is indexed, or until nothing moved for
     `stall` seconds (a lost task message leaves its turn queued for good); what was still open."""
     deadline = time.monotonic() + timeout
-    finished, unindexed, moved_at = 0, -1, time.monotonic()
+    finished, state, moved_at = 0, None, time.monotonic()
     while time.monotonic() < deadline and time.monotonic() - moved_at < stall:
         now_finished = Turn.objects.filter(user__in=users, state__in=FINAL).count()
-        now_unindexed = _unindexed(users)
-        if (now_finished, now_unindexed) != (finished, unindexed):
+        now_state = (now_finished, _unindexed(users), _queued_messages())
+        if now_state != state:
             moved_at = time.monotonic()
         progress(now_finished - finished)
-        finished, unindexed = now_finished, now_unindexed
-        if finished >= total and unindexed == 0:
+        finished, state = now_finished, now_state
+        if finished >= total and state[1] == 0:
             break
         time.sleep(0.5)
-    return {"unfinished_turns": total - finished, "unindexed_facts": unindexed}
+    return {"unfinished_turns": total - finished, "unindexed_facts": state[1] if state else 0}

@@ -51,7 +51,7 @@ class Command(BaseCommand):
         parser.add_argument("--concurrency", type=int, default=2, help="worker processes (default 2)")
         parser.add_argument("--timeout", type=float, default=1800, help="seconds to wait for the worker to drain")
         parser.add_argument(
-            "--stall", type=float, default=120, help="stop waiting when nothing moved for this many seconds"
+            "--stall", type=float, default=600, help="stop waiting when nothing moved for this many seconds"
         )
         parser.add_argument(
             "--gate-only",
