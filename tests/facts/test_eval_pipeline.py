@@ -15,7 +15,7 @@ DATA = Path(__file__).parent / "data" / "locomo_tiny.json"
 
 def test_eval_pipeline_replays_a_conversation_and_accounts_for_every_observation(tmp_path):
     out = tmp_path / "report.json"
-    call_command("eval_pipeline", "--data", str(DATA), "--json", str(out), "--k", "1,5", "--stall", "60")
+    call_command("eval_pipeline", "--data", str(DATA), "--json", str(out), "--k", "1,5", "--stall", "300")
     report = json.loads(out.read_text())
     assert (report["conversations"], report["turns"], report["observations"]) == (1, 7, 5)
     # "Hey Bo!", "Thanks!" and "wow!" carry nothing; the four other turns reach the extractor.
