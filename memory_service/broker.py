@@ -34,7 +34,7 @@ from queue import Empty
 
 from kombu.transport import sqlalchemy as kombu_sqla
 from kombu.utils import cached_property
-from sqlalchemy import bindparam, create_engine, delete, event, func, make_url, or_, select, update
+from sqlalchemy import bindparam, create_engine, delete, event, func, make_url, or_, select, table, update
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import OperationalError
 
@@ -237,3 +237,9 @@ def file_state(url: str) -> str:
     if not folder.is_dir():
         return f"error: broker folder {folder} missing"
     return "ok" if shutil.disk_usage(folder).free > 0 else "error: broker disk full"
+
+
+def message_count(url: str) -> int:
+    """Messages still held in the broker file, claimed or not (eval_pipeline's drain check)."""
+    with _engine_for(url, DEFAULT_BUSY_TIMEOUT).connect() as conn:
+        return conn.execute(select(func.count()).select_from(table("kombu_message"))).scalar_one()

