@@ -187,7 +187,11 @@ class Applier:
     def run(self, reply: dict) -> dict:
         for item in reply.get("supersede", []):
             old = self._resolve(item["id"])
-            if old is not None:
+            # An unknown id loses only the link: the statement is still kept, as an add
+            # (de-duplicated and arbitrated by key like any other); the id is in ignored_ids.
+            if old is None:
+                self._store(item, "add")
+            else:
                 self._store(item, "supersede", contradicts=old)
         for item in reply.get("add", []):
             self._store(item, "add")

@@ -1,0 +1,59 @@
+"""The human gate and the write path through the API: a model's number opens no gate, no statement is lost."""
+
+from __future__ import annotations
+
+from facts.models import Fact, FactHistory, Status
+from tests.facts.extraction.conftest import add, reply
+
+
+def test_a_models_confidence_does_not_let_one_statement_change_a_name(api, turns, fake_llm):
+    stored = api.post(
+        "/users/u1/facts", {"text": "User's name is Noor Haddad.", "key": "name", "category": "identity"}
+    ).json()
+    assert stored["confidence"] == 0.4
+    fake_llm.script(reply(add=[add("User's name is Noor Fischer.", "name", "identity", ["Noor Fischer"], 0.97)]))
+    turns.post("Please call me Noor Fischer from now on, I insist.", turn_id="t1")
+    state = turns.get("t1")
+    assert state["status"] == "done", state
+    assert state["outcome"]["superseded"] == [] and len(state["outcome"]["pending"]) == 1
+    live = api.get("/users/u1/facts").json()["items"]
+    assert [f["text"] for f in live] == ["User's name is Noor Haddad."]
+    pending = Fact.objects.get(status=Status.PENDING)
+    assert pending.text == "User's name is Noor Fischer." and pending.confidence == 0.4
+    assert not FactHistory.objects.filter(action="supersede").exists()
+
+
+def test_a_models_confidence_on_a_new_health_fact_counts_as_a_first_mention(api, turns, fake_llm):
+    fake_llm.script(reply(add=[add("User has type 1 diabetes.", "diabetes", "health", [], 0.99)]))
+    turns.post("I have type 1 diabetes, for sure.", turn_id="t1")
+    assert Fact.objects.live().get().confidence == 0.4
+
+
+def test_a_models_confidence_still_counts_for_a_low_risk_fact(api, turns, fake_llm):
+    fake_llm.script(reply(add=[add("User prefers tea.", "drink", "soft_preference", [], 0.7)]))
+    turns.post("I prefer tea.", turn_id="t1")
+    assert Fact.objects.live().get().confidence == 0.7
+
+
+def test_a_supersede_naming_an_unknown_id_keeps_the_statement_as_an_add(api, turns, fake_llm):
+    fake_llm.script(
+        reply(supersede=[{"id": "f7", "text": "User bakes sourdough every Sunday.", "key": "baking", "category": None}])
+    )
+    turns.post("I bake sourdough every Sunday now.", turn_id="t1")
+    state = turns.get("t1")
+    assert state["status"] == "done", state
+    assert state["outcome"]["ignored_ids"] == ["f7"]
+    live = api.get("/users/u1/facts").json()["items"]
+    assert [(f["text"], f["key"], f["category"]) for f in live] == [
+        ("User bakes sourdough every Sunday.", "baking", "other")
+    ]
+    assert state["outcome"]["added"] == [live[0]["id"]]
+
+
+def test_a_supersede_naming_an_unknown_id_goes_through_de_duplication(api, turns, fake_llm):
+    first = api.post("/users/u1/facts", {"text": "User bakes sourdough every Sunday.", "key": "baking"}).json()
+    fake_llm.script(reply(supersede=[{"id": "f9", "text": "User bakes sourdough every Sunday.", "key": "baking"}]))
+    turns.post("I bake sourdough every Sunday now.", turn_id="t1")
+    outcome = turns.get("t1")["outcome"]
+    assert outcome["ignored_ids"] == ["f9"] and outcome["duplicates"] == [first["id"]]
+    assert Fact.objects.count() == 1 and Fact.objects.get().mention_count == 2
