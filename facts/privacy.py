@@ -199,6 +199,12 @@ def user_forget_key(*, user: MemoryUser, key: str, actor: Actor) -> DeletionRece
     return receipt
 
 
+def fact_forget(*, fact: Fact, actor: Actor) -> None:
+    """Forget one fact (its history entry is the receipt) and checkpoint the WAL so its words leave the files."""
+    services.fact_forget(fact=fact, actor=actor)
+    transaction.on_commit(wal_checkpoint)
+
+
 def user_keys(*, user: MemoryUser) -> list[tuple[str, int]]:
     """The user's fact keys with how many facts (any status) carry each."""
     rows = Fact.objects.filter(user=user).exclude(key="").values("key").annotate(n=Count("id")).order_by("key")
