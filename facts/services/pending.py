@@ -49,6 +49,8 @@ def pending_approve(*, fact: Fact, actor: Actor, text: str | None = None) -> Fac
     fact.confidence = max(fact.confidence, settings.MEMORY_CONFIRMED_CONFIDENCE)
     fact.valid_from = now
     fact.save(update_fields=["text", "text_hash", "confidence", "valid_from"])
+    # The edges held with this change (facts.extraction.apply) become valid now.
+    fact.edges.exclude(valid_to=None).update(valid_from=now, valid_to=None)
     target = supersede_target(fact)
     touched = [fact.pk]
     if target is not None:

@@ -57,3 +57,39 @@ def test_a_supersede_naming_an_unknown_id_goes_through_de_duplication(api, turns
     outcome = turns.get("t1")["outcome"]
     assert outcome["ignored_ids"] == ["f9"] and outcome["duplicates"] == [first["id"]]
     assert Fact.objects.count() == 1 and Fact.objects.get().mention_count == 2
+
+
+def _pending_move_with_an_edge(api, turns, fake_llm):
+    api.post(
+        "/users/u1/facts",
+        {"text": "User lives in Rome.", "key": "home_city", "category": "identity", "confidence": 0.95},
+    )
+    fake_llm.script(
+        reply(
+            add=[add("User lives in Paris.", "home_city", "identity", ["Paris"])],
+            edges=[{"src": "User", "relation": "lives_in", "dst": "Paris"}],
+        )
+    )
+    turns.post("I live in Paris now.", turn_id="t1")
+    return Fact.objects.get(status=Status.PENDING)
+
+
+def test_an_edge_from_a_pending_change_stays_closed_when_staff_reject_it(api, turns, fake_llm):
+    from facts import services
+    from facts.models import Edge
+
+    pending = _pending_move_with_an_edge(api, turns, fake_llm)
+    assert not Edge.objects.filter(valid_to=None).exists()
+    assert Edge.objects.get().fact == pending
+    services.pending_reject(fact=pending, actor=services.SYSTEM)
+    assert not Edge.objects.filter(valid_to=None).exists()
+
+
+def test_an_edge_from_a_pending_change_opens_when_staff_approve_it(api, turns, fake_llm):
+    from facts import services
+    from facts.models import Edge
+
+    pending = _pending_move_with_an_edge(api, turns, fake_llm)
+    approved = services.pending_approve(fact=pending, actor=services.SYSTEM)
+    edge = Edge.objects.get(valid_to=None)
+    assert edge.fact == approved and edge.dst.name == "paris" and edge.valid_from == approved.valid_from
