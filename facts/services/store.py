@@ -150,13 +150,14 @@ def _contradicted(user: MemoryUser, key: str, contradicts: Fact | None) -> Fact 
 
 def _insert_or_hold(user: MemoryUser, draft: FactDraft, actor: Actor, now, *, current: Fact | None) -> StoreResult:
     """Insert the draft (superseding `current`), or hold it for staff when the policy says so."""
+    # A change held for staff is metered as if it were applied: approving it must fit too.
+    freed = len(current.text) if current and same_meter(current.category, draft.category) else 0
+    check_budget(user, draft.category, len(draft.text), freed)
     if current is not None and arbitration.needs_confirmation(
         old=current, new_category=draft.category, new_confidence=draft.confidence
     ):
         fact = insert_fact(user, draft, actor, now=now, status=Status.PENDING, replaces=current)
         return StoreResult(fact, "pending", replaced=current, touched=[fact.pk])
-    freed = len(current.text) if current and same_meter(current.category, draft.category) else 0
-    check_budget(user, draft.category, len(draft.text), freed)
     fact = insert_fact(user, draft, actor, now=now, chain_id=current.chain_id if current else None)
     if current is None:
         return StoreResult(fact, "created", touched=[fact.pk])
