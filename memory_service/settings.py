@@ -179,6 +179,24 @@ MEMORY_LLM_MAX_TRIES = env.int("MEMORY_LLM_MAX_TRIES", default=3)
 MEMORY_EXTRACTION_FACTS_CHARS = env.int("MEMORY_EXTRACTION_FACTS_CHARS", default=6_000)
 MEMORY_LLM_BACKOFF_SECONDS = env.float("MEMORY_LLM_BACKOFF_SECONDS", default=2.0)
 MEMORY_LLM_JSON_MODE = env.bool("MEMORY_LLM_JSON_MODE", default=True)
+# The longest one extraction call may take: two completions (the re-ask), each up to
+# MAX_TRIES timeouts with the backoffs between them (facts/extraction/llm.py). The
+# call_extractor task's time limits are derived from it, so a slow endpoint fails a
+# turn with the endpoint's reason, never with Celery's soft time limit.
+MEMORY_LLM_WORST_CASE_SECONDS = 2 * (
+    max(1, MEMORY_LLM_MAX_TRIES) * MEMORY_LLM_TIMEOUT_SECONDS
+    + sum(MEMORY_LLM_BACKOFF_SECONDS * 2**i for i in range(max(1, MEMORY_LLM_MAX_TRIES) - 1))
+)
+# The periodic sweep of turns nobody will finish (facts.tasks.sweep_turns, run by
+# Celery beat; `make run` embeds beat in its worker with -B).
+MEMORY_TURN_SWEEP_SECONDS = env.int("MEMORY_TURN_SWEEP_SECONDS", default=300)
+MEMORY_TURN_STUCK_SECONDS = env.int(
+    "MEMORY_TURN_STUCK_SECONDS", default=max(900, int(MEMORY_LLM_WORST_CASE_SECONDS) + 2 * CELERY_TASK_TIME_LIMIT)
+)
+MEMORY_TURN_MAX_ATTEMPTS = env.int("MEMORY_TURN_MAX_ATTEMPTS", default=5)
+CELERY_BEAT_SCHEDULE = {
+    "sweep-turns": {"task": "facts.sweep_turns", "schedule": float(MEMORY_TURN_SWEEP_SECONDS)},
+}
 
 # --- Memory: embeddings and recall (SPEC 5) -------------------------------------
 MEMORY_EMBEDDER = env.str("MEMORY_EMBEDDER", default="local")

@@ -18,7 +18,9 @@ stop() {
 trap stop INT TERM EXIT
 
 # The embedded default: one local worker consumes every queue.
-.venv/bin/celery -A memory_service worker -Q db,llm,embed --concurrency 2 --loglevel INFO &
+# -B: beat runs inside this worker (the periodic sweep of stuck or failed turns, settings.CELERY_BEAT_SCHEDULE).
+mkdir -p "${MEMORY_VAR_DIR:-var}"
+.venv/bin/celery -A memory_service worker -B --schedule "${MEMORY_VAR_DIR:-var}/celerybeat-schedule" -Q db,llm,embed --concurrency 2 --loglevel INFO &
 pids+=($!)
 $PY manage.py runserver "$HOST:$PORT" --noreload &
 pids+=($!)
