@@ -235,5 +235,8 @@ MEMORY_CONTEXT_MAX_TOKENS = env.int("MEMORY_CONTEXT_MAX_TOKENS", default=32_000)
 MEMORY_CONTEXT_MIN_CONFIDENCE = env.float("MEMORY_CONTEXT_MIN_CONFIDENCE", default=0.5)
 MEMORY_CONTEXT_STALE_DAYS = env.int("MEMORY_CONTEXT_STALE_DAYS", default=90)
 MEMORY_CONTEXT_TASK_STALE_DAYS = env.int("MEMORY_CONTEXT_TASK_STALE_DAYS", default=14)
-# Bearer token for the Prometheus endpoint /metrics; empty = loopback clients only.
+# Bearer token for the Prometheus endpoint /metrics. Without one, /metrics is refused
+# unless METRICS_ALLOW_LOOPBACK is true (then loopback clients may scrape: only safe
+# with no reverse proxy on this host, since a proxy's requests come from loopback).
 METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+METRICS_ALLOW_LOOPBACK = env.bool("METRICS_ALLOW_LOOPBACK", default=False)

@@ -6,6 +6,9 @@ cd "$(dirname "$0")/.."
 PY=.venv/bin/python
 HOST=${HOST:-127.0.0.1}
 PORT=${PORT:-8000}
+# The local demo binds to loopback with no proxy in front: let this host scrape /metrics
+# without a token (a deployment behind a proxy sets METRICS_TOKEN instead).
+export METRICS_ALLOW_LOOPBACK=${METRICS_ALLOW_LOOPBACK:-true}
 
 $PY manage.py demo_setup --url "http://$HOST:$PORT"
 
