@@ -15,5 +15,7 @@ from django.dispatch import Signal
 
 facts_changed = Signal()  # kwargs: tenant_id, user_id (MemoryUser pk), fact_ids (list[int])
 facts_forgetting = Signal()  # kwargs: user (MemoryUser), fact_uuids (list[str])
-user_erasing = Signal()  # kwargs: user (MemoryUser); receivers return {kind: count}
+# kwargs: user (MemoryUser), count_only (bool); receivers return {kind: count}, deleting
+# nothing when count_only is true (the erase preview).
+user_erasing = Signal()
 turn_processed = Signal()  # kwargs: tenant_id, user_id (MemoryUser pk), turn_id (Turn pk), state

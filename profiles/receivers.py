@@ -21,8 +21,11 @@ def project_every_n_turns(sender, *, user_id: int, state: str, **kwargs) -> None
 
 
 @receiver(user_erasing, dispatch_uid="profiles.user_erasing")
-def erase_profiles(sender, *, user, **kwargs) -> dict[str, int]:
-    deleted, _ = Profile.objects.filter(user=user).delete()
+def erase_profiles(sender, *, user, count_only: bool = False, **kwargs) -> dict[str, int]:
+    profiles = Profile.objects.filter(user=user)
+    if count_only:
+        return {"profiles": profiles.count()}
+    deleted, _ = profiles.delete()
     return {"profiles": deleted}
 
 
