@@ -93,3 +93,14 @@ def test_an_edge_from_a_pending_change_opens_when_staff_approve_it(api, turns, f
     approved = services.pending_approve(fact=pending, actor=services.SYSTEM)
     edge = Edge.objects.get(valid_to=None)
     assert edge.fact == approved and edge.dst.name == "paris" and edge.valid_from == approved.valid_from
+
+
+def test_health_reports_the_extractor_the_workers_ran_not_this_hosts_settings(api, turns, fake_llm, settings):
+    fake_llm.script(reply(add=[add("User prefers tea.", "drink", "soft_preference")]))
+    turns.post("I prefer tea.", turn_id="t1")
+    settings.OPENAI_API_KEY = ""  # the web host has no key; the LLM worker has one
+    extractor = api.get("/health").json()["extractor"]
+    assert extractor["active"] == "llm" and extractor["configured_here"] == "rules"
+    assert extractor["reported"]["extractor"].startswith("llm")
+    accepted = turns.post("Hi there!", turn_id="t2")
+    assert accepted["extractor"] == "llm"
