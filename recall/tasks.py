@@ -69,7 +69,7 @@ def _report(*, error: str, worker: str) -> None:
     # This worker may have no database: its state travels to the db queue. Bookkeeping
     # only, so a broker that is down loses the report, never the embedding.
     try:
-        note_embedder.apply_async(args=[error, time.time(), worker], queue=settings.MEMORY_QUEUE_DB)
+        note_embedder.apply_async(args=(error, time.time(), worker), queue=settings.MEMORY_QUEUE_DB)
     except Exception:
         log.exception("could not send the embedder report")
 

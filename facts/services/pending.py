@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from facts.guard import check_fact_text
-from facts.models import Fact, HistoryAction, Status
+from facts.models import Edge, Fact, HistoryAction, Status
 from facts.services.actors import Actor
 from facts.services.budgets import check_budget, same_meter
 from facts.services.changes import announce, record, snapshot
@@ -55,7 +55,7 @@ def pending_approve(*, fact: Fact, actor: Actor, text: str | None = None) -> Fac
     fact.valid_from = now
     fact.save(update_fields=["text", "text_hash", "confidence", "valid_from"])
     # The edges held with this change (facts.extraction.apply) become valid now.
-    fact.edges.exclude(valid_to=None).update(valid_from=now, valid_to=None)
+    Edge.objects.filter(fact=fact).exclude(valid_to=None).update(valid_from=now, valid_to=None)
     touched = [fact.pk]
     if target is not None:
         retire_superseded(target, fact, actor, now, reason="confirmed by staff")
