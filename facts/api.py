@@ -7,7 +7,7 @@ from uuid import UUID
 from django.db import transaction
 from ninja import Query, Router, Status
 
-from facts import selectors, services
+from facts import privacy, selectors, services
 from facts.schemas import DeletedOut, FactIn, FactListFilters, FactOut, FactPage, FactPatchIn, HistoryOut
 from memory_service.auth import require_scope
 from memory_service.schemas import ERRORS
@@ -48,8 +48,9 @@ def list_facts(request, user_id: str, filters: Query[FactListFilters]):
 def delete_facts_by_key(request, user_id: str, key: str):
     tenant = require_scope(request, "write")
     user = services.memory_user_get(tenant=tenant, user_id=user_id)
-    deleted = services.facts_forget_by_key(user=user, key=key, actor=services.Actor.api_key(request.auth))
-    return {"deleted": deleted}
+    # The dashboard's path: a deletion receipt, then the WAL checkpoint after commit.
+    receipt = privacy.user_forget_key(user=user, key=key, actor=services.Actor.api_key(request.auth))
+    return {"deleted": receipt.counts["facts"]}
 
 
 @router.get("/facts/{fact_id}", response={200: FactOut, **ERRORS})
@@ -78,7 +79,7 @@ def patch_fact(request, fact_id: UUID, payload: FactPatchIn):
 def forget_fact(request, fact_id: UUID):
     tenant = require_scope(request, "write")
     fact = services.fact_get(tenant=tenant, fact_id=fact_id)
-    services.fact_forget(fact=fact, actor=services.Actor.api_key(request.auth))
+    privacy.fact_forget(fact=fact, actor=services.Actor.api_key(request.auth))
     return Status(204, None)
 
 

@@ -7,10 +7,18 @@ from django.conf import settings
 from facts.models import Fact
 
 
-def first_mention_confidence(hint: float | None) -> float:
+def first_mention_confidence(hint: float | None, *, hint_is_trusted: bool = True) -> float:
+    """The confidence of a new statement: the first-mention value unless the caller gives one.
+
+    An untrusted hint (a model's number next to a high-risk claim) may lower the
+    first-mention value but never raise it: such a fact rises only by repetition
+    (`reinforce`) or a person's confirmation, so one statement cannot pass the gate.
+    """
+    first = settings.MEMORY_FIRST_MENTION_CONFIDENCE
     if hint is None:
-        return settings.MEMORY_FIRST_MENTION_CONFIDENCE
-    return min(max(float(hint), 0.0), 1.0)
+        return first
+    clamped = min(max(float(hint), 0.0), 1.0)
+    return clamped if hint_is_trusted else min(clamped, first)
 
 
 def reinforce(confidence: float) -> float:
@@ -22,6 +30,11 @@ def is_high_risk(category: str) -> bool:
     return category in settings.MEMORY_HIGH_RISK_CATEGORIES
 
 
+def touches_high_risk(category: str, current: Fact | None) -> bool:
+    """True when a new statement in `category` is, or would replace, a high-risk fact."""
+    return is_high_risk(category) or (current is not None and is_high_risk(current.category))
+
+
 def needs_confirmation(*, old: Fact, new_category: str, new_confidence: float) -> bool:
     """True when a contradiction of `old` must wait for staff instead of overwriting it.
 
@@ -31,5 +44,4 @@ def needs_confirmation(*, old: Fact, new_category: str, new_confidence: float) -
     threshold = settings.MEMORY_CONFIRMED_CONFIDENCE
     if old.confidence >= threshold:
         return True
-    touches_high_risk = is_high_risk(old.category) or is_high_risk(new_category)
-    return touches_high_risk and new_confidence < threshold
+    return touches_high_risk(new_category, old) and new_confidence < threshold

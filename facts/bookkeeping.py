@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from datetime import datetime
 
@@ -11,6 +12,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from facts.models import ApiKey
+
+log = logging.getLogger(__name__)
 
 TOUCH_EVERY_SECONDS = 60
 _last_touch: dict[int, float] = {}
@@ -23,7 +26,15 @@ def note_key_used(key: ApiKey) -> None:
         return
     _last_touch[key.pk] = now
     at = timezone.now().isoformat()
-    transaction.on_commit(lambda: touch_api_key.delay(key.pk, at))
+    transaction.on_commit(lambda: _send_touch(key.pk, at))
+
+
+def _send_touch(key_pk: int, at: str) -> None:
+    # Bookkeeping only: a broker that is down must never fail the request that used the key.
+    try:
+        touch_api_key.delay(key_pk, at)
+    except Exception:
+        log.exception("Could not queue the last-used time of API key %s", key_pk)
 
 
 @shared_task(name="facts.touch_api_key", ignore_result=True)

@@ -122,28 +122,20 @@ def _in_display_order(counts: dict[str, int]) -> dict[str, int]:
     return {k: counts[k] for k in known + sorted(set(counts) - set(known))}
 
 
-class _DryRun(Exception):
-    """Raised to roll back the preview's transaction."""
-
-
 def erase_preview(*, user: MemoryUser) -> dict[str, int]:
-    """What erasing `user` would delete, per kind, without deleting anything.
+    """What erasing `user` would delete, per kind, counted without deleting or locking anything.
 
-    Only the receivers of `user_erasing` know what their apps derived, and the
-    signal has no count-only mode, so the preview runs the real erase inside a
-    transaction that is always rolled back: the counts are exactly the ones the
-    receipt would hold.
+    Our own querysets plus what the other apps report through `user_erasing`
+    with count_only. (A row another app keeps under a foreign key and leaves
+    to the cascade shows only on the receipt; every app here deletes its own.)
     """
     counts: dict[str, int] = {}
-    # A fresh instance: the deletion collector clears the pk of what it deletes.
-    copy = MemoryUser.objects.get(pk=user.pk)
-    try:
-        with transaction.atomic():
-            counts = _delete_everything(copy)
-            raise _DryRun
-    except _DryRun:
-        pass
-    return counts
+    for _receiver, derived in user_erasing.send(sender=MemoryUser, user=user, count_only=True):
+        _add_counts(counts, derived)
+    querysets = _own_querysets(user)
+    for kind in OWN_KINDS:
+        counts[kind] = querysets[kind].count()
+    return _in_display_order(counts)
 
 
 def wal_checkpoint() -> tuple[int, int, int] | None:
@@ -197,6 +189,12 @@ def user_forget_key(*, user: MemoryUser, key: str, actor: Actor) -> DeletionRece
         )
     transaction.on_commit(wal_checkpoint)
     return receipt
+
+
+def fact_forget(*, fact: Fact, actor: Actor) -> None:
+    """Forget one fact (its history entry is the receipt) and checkpoint the WAL so its words leave the files."""
+    services.fact_forget(fact=fact, actor=actor)
+    transaction.on_commit(wal_checkpoint)
 
 
 def user_keys(*, user: MemoryUser) -> list[tuple[str, int]]:

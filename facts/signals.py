@@ -6,11 +6,16 @@ receiver can re-index them. `turn_processed` is sent after commit when extractio
 finished (done or skipped), for the profile projection's turn counter.
 `user_erasing` is sent inside the erase transaction
 before the user's rows go; receivers delete what they derived and return a
-dict of counts for the deletion receipt.
+dict of counts for the deletion receipt. `facts_forgetting` is sent inside
+the forget transaction, before the fact rows go, with their uuids: receivers
+remove the words they copied from them (stored profile versions).
 """
 
 from django.dispatch import Signal
 
 facts_changed = Signal()  # kwargs: tenant_id, user_id (MemoryUser pk), fact_ids (list[int])
-user_erasing = Signal()  # kwargs: user (MemoryUser); receivers return {kind: count}
+facts_forgetting = Signal()  # kwargs: user (MemoryUser), fact_uuids (list[str])
+# kwargs: user (MemoryUser), count_only (bool); receivers return {kind: count}, deleting
+# nothing when count_only is true (the erase preview).
+user_erasing = Signal()
 turn_processed = Signal()  # kwargs: tenant_id, user_id (MemoryUser pk), turn_id (Turn pk), state

@@ -34,7 +34,14 @@ def extract_turn(turn_pk: int, enqueued_at: float | None = None) -> None:
     call_extractor.apply_async((job,), queue=settings.MEMORY_QUEUE_LLM)
 
 
-@shared_task(name="facts.call_extractor", queue=settings.MEMORY_QUEUE_LLM, acks_late=True)
+# Time limits above the worst case of one call with its retries and re-ask (settings).
+@shared_task(
+    name="facts.call_extractor",
+    queue=settings.MEMORY_QUEUE_LLM,
+    acks_late=True,
+    soft_time_limit=settings.MEMORY_LLM_WORST_CASE_SECONDS + 30,
+    time_limit=settings.MEMORY_LLM_WORST_CASE_SECONDS + 60,
+)
 def call_extractor(job: dict) -> None:
     # Touches no database: this may run on an LLM-only machine. The llm module is imported
     # here, not at the top, because it loads the openai SDK (seconds of start-up), which only
@@ -64,3 +71,11 @@ def call_extractor(job: dict) -> None:
 @shared_task(name="facts.apply_extraction", queue=settings.MEMORY_QUEUE_DB, acks_late=True)
 def apply_extraction(job: dict, result: dict) -> None:
     apply(job, result)
+
+
+@shared_task(name="facts.sweep_turns", queue=settings.MEMORY_QUEUE_DB, ignore_result=True)
+def sweep_turns() -> int:
+    """The periodic sweep (CELERY_BEAT_SCHEDULE; `make run`'s worker runs beat embedded, -B)."""
+    from facts.services.turns import turns_sweep  # the turns service imports this module
+
+    return turns_sweep()

@@ -45,9 +45,9 @@ def component_states() -> dict:
     # Each app reports its own component; imported lazily so health never
     # loads the embedding model just to answer.
     from facts.extraction.status import extractor_state
-    from recall.embeddings import embedder_state
+    from recall.reports import embedder_health
 
-    return {"extractor": extractor_state(), "embedder": embedder_state()}
+    return {"extractor": extractor_state(), "embedder": embedder_health()}
 
 
 @router.get("/health", auth=None, summary="Liveness and component state")

@@ -245,6 +245,24 @@ MEMORY_LLM_BACKOFF_SECONDS = env.float("MEMORY_LLM_BACKOFF_SECONDS", default=2.0
 MEMORY_LLM_JSON_MODE = env.bool("MEMORY_LLM_JSON_MODE", default=True)
 # Off: every turn goes to the extractor (facts/extraction/salience.py says what the gate skips).
 MEMORY_SALIENCE_GATE = env.bool("MEMORY_SALIENCE_GATE", default=True)
+# The longest one extraction call may take: two completions (the re-ask), each up to
+# MAX_TRIES timeouts with the backoffs between them (facts/extraction/llm.py). The
+# call_extractor task's time limits are derived from it, so a slow endpoint fails a
+# turn with the endpoint's reason, never with Celery's soft time limit.
+MEMORY_LLM_WORST_CASE_SECONDS = 2 * (
+    max(1, MEMORY_LLM_MAX_TRIES) * MEMORY_LLM_TIMEOUT_SECONDS
+    + sum(MEMORY_LLM_BACKOFF_SECONDS * 2**i for i in range(max(1, MEMORY_LLM_MAX_TRIES) - 1))
+)
+# The periodic sweep of turns nobody will finish (facts.tasks.sweep_turns, run by
+# Celery beat; `make run` embeds beat in its worker with -B).
+MEMORY_TURN_SWEEP_SECONDS = env.int("MEMORY_TURN_SWEEP_SECONDS", default=300)
+MEMORY_TURN_STUCK_SECONDS = env.int(
+    "MEMORY_TURN_STUCK_SECONDS", default=max(900, int(MEMORY_LLM_WORST_CASE_SECONDS) + 2 * CELERY_TASK_TIME_LIMIT)
+)
+MEMORY_TURN_MAX_ATTEMPTS = env.int("MEMORY_TURN_MAX_ATTEMPTS", default=5)
+CELERY_BEAT_SCHEDULE = {
+    "sweep-turns": {"task": "facts.sweep_turns", "schedule": float(MEMORY_TURN_SWEEP_SECONDS)},
+}
 
 # --- Memory: embeddings and recall (docs/design.md §5) -------------------------------------
 MEMORY_EMBEDDER = env.str("MEMORY_EMBEDDER", default="local")
@@ -283,5 +301,8 @@ MEMORY_CONTEXT_MAX_TOKENS = env.int("MEMORY_CONTEXT_MAX_TOKENS", default=32_000)
 MEMORY_CONTEXT_MIN_CONFIDENCE = env.float("MEMORY_CONTEXT_MIN_CONFIDENCE", default=0.5)
 MEMORY_CONTEXT_STALE_DAYS = env.int("MEMORY_CONTEXT_STALE_DAYS", default=90)
 MEMORY_CONTEXT_TASK_STALE_DAYS = env.int("MEMORY_CONTEXT_TASK_STALE_DAYS", default=14)
-# Bearer token for the Prometheus endpoint /metrics; empty = loopback clients only.
+# Bearer token for the Prometheus endpoint /metrics. Without one, /metrics is refused
+# unless METRICS_ALLOW_LOOPBACK is true (then loopback clients may scrape: only safe
+# with no reverse proxy on this host, since a proxy's requests come from loopback).
 METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+METRICS_ALLOW_LOOPBACK = env.bool("METRICS_ALLOW_LOOPBACK", default=False)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.dispatch import receiver
 
 from facts.models import TurnState
-from facts.signals import turn_processed, user_erasing
+from facts.signals import facts_forgetting, turn_processed, user_erasing
 from profiles.models import Profile, ProfileTrigger
 
 
@@ -21,6 +21,16 @@ def project_every_n_turns(sender, *, user_id: int, state: str, **kwargs) -> None
 
 
 @receiver(user_erasing, dispatch_uid="profiles.user_erasing")
-def erase_profiles(sender, *, user, **kwargs) -> dict[str, int]:
-    deleted, _ = Profile.objects.filter(user=user).delete()
+def erase_profiles(sender, *, user, count_only: bool = False, **kwargs) -> dict[str, int]:
+    profiles = Profile.objects.filter(user=user)
+    if count_only:
+        return {"profiles": profiles.count()}
+    deleted, _ = profiles.delete()
     return {"profiles": deleted}
+
+
+@receiver(facts_forgetting, dispatch_uid="profiles.facts_forgetting")
+def scrub_forgotten_facts(sender, *, user, fact_uuids: list[str], **kwargs) -> None:
+    from profiles import services
+
+    services.profiles_scrub_facts(user=user, fact_uuids=fact_uuids)

@@ -86,6 +86,27 @@ def profile_refresh(*, user_pk: int, trigger: str = ProfileTrigger.MANUAL) -> Pr
     return profile
 
 
+def profiles_scrub_facts(*, user: MemoryUser, fact_uuids: list[str]) -> int:
+    """Remove forgotten facts from every stored profile version of `user`; returns the versions changed.
+
+    A forgotten fact's words must not outlive it in a projection or an export.
+    The versions stay (their numbers and counters), minus the forgotten items;
+    they no longer match facts_version, so the next trigger projects anew.
+    """
+    gone = set(fact_uuids)
+    changed = 0
+    for profile in Profile.objects.filter(user=user):
+        data = {
+            name: [item for item in items if item.get("id") not in gone] if isinstance(items, list) else items
+            for name, items in profile.data.items()
+        }
+        if data != profile.data:
+            profile.data = data
+            profile.save(update_fields=["data"])
+            changed += 1
+    return changed
+
+
 def profile_for_context(user: MemoryUser) -> dict[str, list[dict]]:
     """The profile sections a context block starts from: the stored version if
     it is current, else a fresh in-memory projection (never a stale one)."""

@@ -71,7 +71,10 @@ def _scraper_allowed(request) -> bool:
         header = request.headers.get("Authorization", "")
         presented = header[7:] if header.startswith("Bearer ") else ""
         return hmac.compare_digest(presented.encode(), token.encode())
-    # No token configured (embedded mode): only this machine may scrape.
+    # No token: refused, unless loopback scrapes were allowed explicitly. A reverse
+    # proxy on this host connects from loopback too, so loopback alone proves nothing.
+    if not settings.METRICS_ALLOW_LOOPBACK:
+        return False
     try:
         return ipaddress.ip_address(request.META.get("REMOTE_ADDR", "")).is_loopback
     except ValueError:
@@ -82,7 +85,8 @@ def _scraper_allowed(request) -> bool:
 def prometheus_metrics(request):
     if not _scraper_allowed(request):
         response = HttpResponse(
-            "Set METRICS_TOKEN and send it as 'Authorization: Bearer <token>' to scrape from another host.\n",
+            "Set METRICS_TOKEN and send it as 'Authorization: Bearer <token>' "
+            "(or METRICS_ALLOW_LOOPBACK=true to let this host scrape without one).\n",
             status=401 if settings.METRICS_TOKEN else 403,
             content_type="text/plain; charset=utf-8",
         )

@@ -217,8 +217,10 @@ def embedder_state() -> dict:
         "model": model,
         # Ready when configured and the last call (if any) succeeded.
         "ready": ready and (state["last_error"] is None or (state["last_ok_at"] or 0) > (state["last_error_at"] or 0)),
+        "configured": ready,
         "loaded": loaded,
         "last_error": state["last_error"],
         "last_error_at": state["last_error_at"],
+        "last_ok_at": state["last_ok_at"],
         "query_cache_size": len(query_cache._data),
     }

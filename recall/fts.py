@@ -68,6 +68,12 @@ def delete_user(user_id: int) -> int:
     return len(ids)
 
 
+def count_user(user_id: int) -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT COUNT(*) FROM recall_doc WHERE user_id = %s", [user_id])
+        return int(cursor.fetchone()[0])
+
+
 def indexed_hashes(fact_ids: Iterable[int]) -> dict[int, str]:
     ids = [int(i) for i in fact_ids]
     found: dict[int, str] = {}

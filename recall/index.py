@@ -177,3 +177,8 @@ def forget(fact_ids: list[int]) -> None:
 def erase_user(user_id: int) -> dict:
     """Inside the erase transaction: drop the user's FTS and vector rows."""
     return {"fts_rows": fts.delete_user(user_id), "vectors": vec.delete_user(user_id)}
+
+
+def count_user(user_id: int) -> dict:
+    """What erase_user would drop, without dropping it (the erase preview)."""
+    return {"fts_rows": fts.count_user(user_id), "vectors": vec.count_user(user_id)}

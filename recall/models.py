@@ -40,3 +40,16 @@ class EvalRun(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+
+
+class EmbedderReport(models.Model):
+    """What embedding workers last reported (one row), so /api/v1/health on any host shows it.
+
+    Embed workers may have no database: they send their reports through the db
+    queue (recall.tasks.note_embedder). Times are Unix seconds, like embedder_state().
+    """
+
+    last_error = models.CharField(max_length=500, blank=True, default="")
+    last_error_at = models.FloatField(null=True, blank=True)
+    last_ok_at = models.FloatField(null=True, blank=True)
+    worker = models.CharField(max_length=200, blank=True, default="")

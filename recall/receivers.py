@@ -19,7 +19,9 @@ def index_changed_facts(sender, tenant_id=None, user_id=None, fact_ids=None, **k
 
 
 @receiver(user_erasing, dispatch_uid="recall.erase_user_index")
-def erase_user_index(sender, user=None, **kwargs) -> dict:
+def erase_user_index(sender, user=None, count_only: bool = False, **kwargs) -> dict:
+    if count_only:
+        return index.count_user(user.pk)
     # Inside the erase transaction: with FTS5 secure-delete and PRAGMA
     # secure_delete the user's tokens and vectors are overwritten, not just unlinked.
     return index.erase_user(user.pk)

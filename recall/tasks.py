@@ -11,6 +11,7 @@ embedding_model until `reindex_embeddings` or a retry catches up.
 from __future__ import annotations
 
 import logging
+import time
 
 from celery import shared_task
 from django.conf import settings
@@ -52,6 +53,7 @@ def embed_facts(self, items: list[dict]) -> int:
         computed = index.compute_vectors(items)
     except EmbedderError as exc:
         log.warning("embedding %d facts failed (try %d): %s", len(items), self.request.retries + 1, exc)
+        _report(error=f"{type(exc).__name__}: {exc}", worker=self.request.hostname or "")
         if self.request.is_eager:
             # Inline (tests, eager mode) a failing embedder must not break the
             # write that triggered it: the facts stay lexical-only and visible
@@ -59,7 +61,25 @@ def embed_facts(self, items: list[dict]) -> int:
             return 0
         raise self.retry(exc=exc, countdown=_backoff(self.request.retries)) from exc
     store_vectors.apply_async(args=[computed], queue=settings.MEMORY_QUEUE_DB)
+    _report(error="", worker=self.request.hostname or "")
     return len(computed)
+
+
+def _report(*, error: str, worker: str) -> None:
+    # This worker may have no database: its state travels to the db queue. Bookkeeping
+    # only, so a broker that is down loses the report, never the embedding.
+    try:
+        note_embedder.apply_async(args=(error, time.time(), worker), queue=settings.MEMORY_QUEUE_DB)
+    except Exception:
+        log.exception("could not send the embedder report")
+
+
+@shared_task(name="recall.note_embedder", queue=settings.MEMORY_QUEUE_DB, ignore_result=True)
+def note_embedder(error: str, at: float, worker: str) -> None:
+    """Record an embed worker's success or failure where every process reads it (health)."""
+    from recall.reports import embedder_report_save
+
+    embedder_report_save(error=error, at=at, worker=worker)
 
 
 @shared_task(bind=True, name="recall.store_vectors", queue=settings.MEMORY_QUEUE_DB, **RETRY)

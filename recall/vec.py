@@ -46,6 +46,12 @@ def delete_user(user_id: int) -> int:
         return cursor.rowcount
 
 
+def count_user(user_id: int) -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT COUNT(*) FROM recall_vector WHERE user_id = %s", [user_id])
+        return int(cursor.fetchone()[0])
+
+
 def indexed(fact_ids: Iterable[int]) -> dict[int, tuple[str, str]]:
     """fact_id -> (model, text_hash) for the ids that have a vector."""
     found: dict[int, tuple[str, str]] = {}

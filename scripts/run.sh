@@ -11,6 +11,9 @@ MODE=${1:-run}
 HOST=${HOST:-127.0.0.1}
 PORT=${PORT:-8000}
 WORKER_RESTART_SECONDS=${WORKER_RESTART_SECONDS:-2}
+# The local demo binds to loopback with no proxy in front: let this host scrape /metrics
+# without a token (a deployment behind a proxy sets METRICS_TOKEN instead).
+export METRICS_ALLOW_LOOPBACK=${METRICS_ALLOW_LOOPBACK:-true}
 
 $PY manage.py demo_setup --url "http://$HOST:$PORT"
 
@@ -25,8 +28,11 @@ trap 'stop; exit 0' INT TERM
 trap stop EXIT
 
 start_worker() {
-  # The embedded default: one local worker consumes every queue.
-  .venv/bin/celery -A memory_service worker -Q db,llm,embed --concurrency 2 --loglevel INFO &
+  # The embedded default: one local worker consumes every queue. -B: beat runs inside
+  # it (the periodic sweep of stuck or failed turns, settings.CELERY_BEAT_SCHEDULE).
+  mkdir -p "${MEMORY_VAR_DIR:-var}"
+  .venv/bin/celery -A memory_service worker -B --schedule "${MEMORY_VAR_DIR:-var}/celerybeat-schedule" \
+    -Q db,llm,embed --concurrency 2 --loglevel INFO &
   worker=$!
 }
 

@@ -24,7 +24,7 @@ from facts import services
 from facts.entities import resolve_entity
 from facts.extraction import pipeline
 from facts.guard import check_untrusted_text
-from facts.models import Edge, Fact, FactEntity, SessionCursor, Turn, TurnState
+from facts.models import Edge, Fact, FactEntity, SessionCursor, Status, Turn, TurnState
 from memory_service.errors import Conflict, Rejected
 
 log = logging.getLogger(__name__)
@@ -76,7 +76,7 @@ class Applier:
         self.user_texts = [m["user"] for m in job.get("messages", [])]
         self.actor = services.Actor.extractor(extractor.split(":")[0] or "llm")
         self.outcome = pipeline.empty_outcome()
-        self.touched: list[Fact] = []  # added or refreshed: candidates for edge provenance
+        self.touched: list[Fact] = []  # added, refreshed or pending: candidates for edge provenance
 
     # --- ids -------------------------------------------------------------------------------
 
@@ -129,6 +129,7 @@ class Applier:
             self.touched.append(result.fact)
         elif result.outcome == "pending":
             self.outcome["pending"].append(fact_uuid)
+            self.touched.append(result.fact)
         else:  # duplicate (a refresh) or idempotent (already applied)
             self.outcome["duplicates"].append(fact_uuid)
             if result.fact.is_live:
@@ -168,10 +169,21 @@ class Applier:
         provenance = self._provenance(src.pk, dst.pk)
         edge = Edge.objects.filter(user=self.user, src=src, relation=relation, dst=dst, valid_to=None).first()
         if edge is None:
+            # An edge resting on a change that waits for staff is held (closed at once);
+            # approving the change opens it, rejecting leaves it closed (facts.services.pending).
+            now = timezone.now()
+            held = provenance is not None and provenance.status == Status.PENDING
             Edge.objects.create(
-                tenant_id=self.user.tenant_id, user=self.user, src=src, relation=relation, dst=dst, fact=provenance
+                tenant_id=self.user.tenant_id,
+                user=self.user,
+                src=src,
+                relation=relation,
+                dst=dst,
+                fact=provenance,
+                valid_from=now,
+                valid_to=now if held else None,
             )
-        elif edge.fact_id is None and provenance is not None:
+        elif edge.fact_id is None and provenance is not None and provenance.is_live:
             edge.fact = provenance
             edge.save(update_fields=["fact"])
         self.outcome["edges"] += 1
@@ -189,7 +201,11 @@ class Applier:
     def run(self, reply: dict) -> dict:
         for item in reply.get("supersede", []):
             old = self._resolve(item["id"])
-            if old is not None:
+            # An unknown id loses only the link: the statement is still kept, as an add
+            # (de-duplicated and arbitrated by key like any other); the id is in ignored_ids.
+            if old is None:
+                self._store(item, "add")
+            else:
                 self._store(item, "supersede", contradicts=old)
         for item in reply.get("add", []):
             self._store(item, "add")

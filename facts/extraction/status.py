@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from django.conf import settings
 
+from facts.models import Turn
 
-def extractor_state() -> dict:
+
+def _configured_here() -> dict:
     queues = {"db": settings.MEMORY_QUEUE_DB, "llm": settings.MEMORY_QUEUE_LLM}
     if settings.OPENAI_API_KEY:
         return {
@@ -22,3 +24,35 @@ def extractor_state() -> dict:
         "(name, lives in, works at/as, allergic to, prefers/likes/dislikes, uses, diet).",
         "queues": queues,
     }
+
+
+def _reported_by_workers() -> dict | None:
+    """What the extraction workers last ran, from the newest turn that recorded it.
+
+    The LLM worker decides (its own OPENAI_API_KEY), and its result carries the
+    extractor's name to the db queue, which stores it on the turn: the one place
+    every process can read.
+    """
+    row = Turn.objects.exclude(extractor="").order_by("-pk").values("extractor", "finished_at").first()
+    if row is None:
+        return None
+    name = row["extractor"]
+    return {"extractor": name, "at": row["finished_at"].isoformat() if row["finished_at"] else None}
+
+
+def extractor_state() -> dict:
+    """The extractor the workers actually ran (newest turn), else what this host's settings say."""
+    here = _configured_here()
+    reported = _reported_by_workers()
+    if reported is None:
+        return {**here, "source": "settings of this host (no turn extracted yet)"}
+    active = "llm" if reported["extractor"].startswith("llm") else "rules"
+    state = {**here, "active": active, "source": "the workers (newest extracted turn)", "reported": reported}
+    if active == here["active"]:
+        return state
+    # This host's settings differ from what the workers run: report the workers'.
+    state = {"active": active, "source": state["source"], "reported": reported, "queues": here["queues"]}
+    state["configured_here"] = here["active"]
+    if active == "llm":
+        state["model"] = reported["extractor"].partition(":")[2] or "unknown"
+    return state

@@ -15,6 +15,7 @@ from facts.services.budgets import check_budget, same_meter
 from facts.services.changes import announce, record, snapshot
 from facts.services.normalise import normalise_category, normalise_key, text_hash
 from facts.services.store import FactDraft, insert_fact, retire_superseded
+from facts.signals import facts_forgetting
 from memory_service.errors import Conflict
 
 
@@ -79,6 +80,8 @@ def fact_expire(*, fact: Fact, actor: Actor, valid_to: datetime | None = None, r
 
 
 def _forget(fact: Fact, actor: Actor, reason: str) -> None:
+    # Derived copies of the words (stored profile versions) go in the same transaction.
+    facts_forgetting.send(sender=Fact, user=fact.user, fact_uuids=[str(fact.uuid)])
     # History keeps that the fact existed and was forgotten, never its words.
     FactHistory.objects.filter(fact_uuid=fact.uuid).update(before=None, after=None)
     record(fact, HistoryAction.DELETE, actor, before=snapshot(fact, with_text=False), reason=reason)

@@ -7,8 +7,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from facts.guard import check_fact_text
-from facts.models import Fact, HistoryAction, Status
+from facts.models import Edge, Fact, HistoryAction, Status
 from facts.services.actors import Actor
+from facts.services.budgets import check_budget, same_meter
 from facts.services.changes import announce, record, snapshot
 from facts.services.normalise import text_hash
 from facts.services.store import retire_superseded
@@ -46,10 +47,15 @@ def pending_approve(*, fact: Fact, actor: Actor, text: str | None = None) -> Fac
     if text is not None and text.strip() != fact.text:
         fact.text = check_fact_text(text)
         fact.text_hash = text_hash(fact.text)
+    target = supersede_target(fact)
+    # The approved text joins the live facts: it must fit the user's budget (edited or not).
+    freed = len(target.text) if target is not None and same_meter(target.category, fact.category) else 0
+    check_budget(fact.user, fact.category, len(fact.text), freed)
     fact.confidence = max(fact.confidence, settings.MEMORY_CONFIRMED_CONFIDENCE)
     fact.valid_from = now
     fact.save(update_fields=["text", "text_hash", "confidence", "valid_from"])
-    target = supersede_target(fact)
+    # The edges held with this change (facts.extraction.apply) become valid now.
+    Edge.objects.filter(fact=fact).exclude(valid_to=None).update(valid_from=now, valid_to=None)
     touched = [fact.pk]
     if target is not None:
         retire_superseded(target, fact, actor, now, reason="confirmed by staff")

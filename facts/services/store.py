@@ -12,7 +12,7 @@ from django.utils import timezone
 from facts import arbitration
 from facts.entities import tag_fact
 from facts.guard import check_fact_text
-from facts.models import AppliedChange, Fact, HistoryAction, MemoryUser, Status, Tenant, Turn
+from facts.models import ActorKind, AppliedChange, Fact, HistoryAction, MemoryUser, Status, Tenant, Turn
 from facts.services.actors import Actor
 from facts.services.budgets import check_budget, same_meter
 from facts.services.changes import announce, record, snapshot
@@ -90,21 +90,25 @@ def fact_store(
     digest = text_hash(text)
     existing = _duplicate_of(user, digest)
     if existing is not None:
-        result = StoreResult(_refresh(existing, actor, confidence, now), "duplicate")
+        hint = confidence if _hint_is_trusted(actor, existing.category, None) else None
+        result = StoreResult(_refresh(existing, actor, hint, now), "duplicate")
     else:
+        current = _contradicted(user, key, contradicts)
         draft = FactDraft(
             text=text,
             digest=digest,
             category=category,
             key=key,
-            confidence=arbitration.first_mention_confidence(confidence),
+            confidence=arbitration.first_mention_confidence(
+                confidence, hint_is_trusted=_hint_is_trusted(actor, category, current)
+            ),
             valid_from=valid_from or now,
             event_time=event_time,
             value_json=value_json,
             source_turn=source_turn,
             source_excerpt=source_excerpt,
         )
-        result = _insert_or_hold(user, draft, actor, now, current=_contradicted(user, key, contradicts))
+        result = _insert_or_hold(user, draft, actor, now, current=current)
         tag_fact(result.fact, entities)
 
     if idempotency_key:
@@ -112,6 +116,12 @@ def fact_store(
     if result.touched:
         announce(user, result.touched)
     return result
+
+
+def _hint_is_trusted(actor: Actor, category: str, current: Fact | None) -> bool:
+    """An extractor's confidence is the model's own number: for a high-risk fact it is
+    not evidence (docs/design.md, the confidence policy); a client's or staff's is."""
+    return actor.kind != ActorKind.EXTRACTOR or not arbitration.touches_high_risk(category, current)
 
 
 def _replayed(idempotency_key: str) -> StoreResult | None:
@@ -140,13 +150,14 @@ def _contradicted(user: MemoryUser, key: str, contradicts: Fact | None) -> Fact 
 
 def _insert_or_hold(user: MemoryUser, draft: FactDraft, actor: Actor, now, *, current: Fact | None) -> StoreResult:
     """Insert the draft (superseding `current`), or hold it for staff when the policy says so."""
+    # A change held for staff is metered as if it were applied: approving it must fit too.
+    freed = len(current.text) if current and same_meter(current.category, draft.category) else 0
+    check_budget(user, draft.category, len(draft.text), freed)
     if current is not None and arbitration.needs_confirmation(
         old=current, new_category=draft.category, new_confidence=draft.confidence
     ):
         fact = insert_fact(user, draft, actor, now=now, status=Status.PENDING, replaces=current)
         return StoreResult(fact, "pending", replaced=current, touched=[fact.pk])
-    freed = len(current.text) if current and same_meter(current.category, draft.category) else 0
-    check_budget(user, draft.category, len(draft.text), freed)
     fact = insert_fact(user, draft, actor, now=now, chain_id=current.chain_id if current else None)
     if current is None:
         return StoreResult(fact, "created", touched=[fact.pk])

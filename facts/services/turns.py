@@ -9,18 +9,22 @@ queued.
 
 from __future__ import annotations
 
+import logging
 import time
 import uuid
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from facts.models import MemoryUser, Turn, TurnState
 from facts.services.users import validate_id
 from facts.tasks import extract_turn
 from memory_service.errors import Conflict, NotFound, Rejected
+
+log = logging.getLogger(__name__)
 
 
 def _check_text(value: str, name: str, *, required: bool) -> str:
@@ -36,10 +40,20 @@ def _check_text(value: str, name: str, *, required: bool) -> str:
     return value
 
 
+def _send(turn_pk: int) -> None:
+    # The turn is committed: a broker that is down must not turn that into a 500
+    # (the client's retry would get 200 and nothing would queue it). It stays
+    # queued and turns_sweep sends it again.
+    try:
+        extract_turn.apply_async((turn_pk, time.time()), queue=settings.MEMORY_QUEUE_DB)
+    except Exception:
+        log.exception("Could not queue the extraction of turn %s; the periodic sweep queues it again", turn_pk)
+
+
 def enqueue(turn: Turn) -> None:
     """Queue the turn's extraction once the surrounding transaction commits."""
     pk = turn.pk
-    transaction.on_commit(lambda: extract_turn.apply_async((pk, time.time()), queue=settings.MEMORY_QUEUE_DB))
+    transaction.on_commit(lambda: _send(pk))
 
 
 def turn_submit(
@@ -121,4 +135,29 @@ def retry_turns(*, stuck_before: datetime | None = None, tenant=None) -> int:
                 Turn.objects.filter(pk=turn.pk, state=turn.state).update(state=TurnState.QUEUED)
                 enqueue(turn)
             count += 1
+    return count
+
+
+def turns_sweep(*, now: datetime | None = None) -> int:
+    """Queue again what nobody will: failed turns, and turns queued or extracting for too long.
+
+    Run periodically (facts.tasks.sweep_turns). Only turns claimed fewer than
+    MEMORY_TURN_MAX_ATTEMPTS times are touched, so a turn that always fails
+    stops after a bounded number of tries and waits for `retry_turns`. A turn
+    counts as stuck MEMORY_TURN_STUCK_SECONDS after its last start (or its
+    creation): longer than a whole extraction chain may take.
+    """
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=settings.MEMORY_TURN_STUCK_SECONDS)
+    waiting = Q(state=TurnState.FAILED) | (
+        Q(state__in=[TurnState.QUEUED, TurnState.EXTRACTING])
+        & (Q(started_at__lt=cutoff) | Q(started_at__isnull=True, created_at__lt=cutoff))
+    )
+    count = 0
+    for turn in Turn.objects.filter(waiting, attempts__lt=settings.MEMORY_TURN_MAX_ATTEMPTS).order_by("pk"):
+        with transaction.atomic():
+            # Compare-and-set; started_at restarts the stuck clock so the next sweep waits for this send.
+            if Turn.objects.filter(pk=turn.pk, state=turn.state).update(state=TurnState.QUEUED, started_at=now):
+                enqueue(turn)
+                count += 1
     return count

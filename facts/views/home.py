@@ -12,7 +12,7 @@ from facts.extraction.status import extractor_state
 from facts.models import DeletionReceipt, Fact, MemoryUser, Turn, TurnState
 from facts.permissions import tenants_for
 from facts.views.common import staff_tenant, tenant_context
-from recall.embeddings import embedder_state
+from recall.reports import embedder_health
 
 
 @login_required
@@ -45,6 +45,6 @@ def overview(request, tenant_id):
         turns_total=sum(by_state.values()),
         receipts=DeletionReceipt.objects.filter(tenant=tenant).count(),
         extractor=_state(extractor_state),
-        embedder=_state(embedder_state),
+        embedder=_state(embedder_health),
     )
     return render(request, "facts/overview.html", context)

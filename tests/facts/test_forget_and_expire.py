@@ -37,3 +37,35 @@ def test_expire_sets_valid_to_without_a_replacement(api):
     assert expired.status == Status.EXPIRED and expired.valid_to is not None
     assert api.get("/users/u1/facts").json()["items"] == []
     assert [e["action"] for e in api.get(f"/facts/{fact['id']}/history").json()] == ["insert", "expire"]
+
+
+def test_a_forgotten_fact_leaves_no_words_in_the_profile_or_the_export(api):
+    fact = api.post("/users/u1/facts", {"text": "User has a heart murmur.", "category": "health"}).json()
+    api.post("/users/u1/facts", {"text": "User likes opera.", "category": "soft_preference"})
+    profile = api.get("/users/u1/profile")
+    assert "heart murmur" in profile.content.decode()
+    assert api.delete(f"/facts/{fact['id']}").status_code == 204
+    profile = api.get("/users/u1/profile")
+    assert profile.status_code == 200
+    assert "heart murmur" not in profile.content.decode() and "User likes opera." in profile.content.decode()
+    export = api.get("/users/u1/export")
+    assert export.status_code == 200
+    assert "heart murmur" not in export.content.decode() and "User likes opera." in export.content.decode()
+
+
+def test_delete_by_key_leaves_no_words_in_the_profile(api):
+    api.post("/users/u1/facts", {"text": "User owes the bank 4000 euros.", "key": "debt", "category": "finance"})
+    assert "4000 euros" in api.get("/users/u1/profile").content.decode()
+    assert api.delete("/users/u1/facts", key="debt").json() == {"deleted": 1}
+    assert "4000 euros" not in api.get("/users/u1/profile").content.decode()
+    assert "4000 euros" not in api.get("/users/u1/export").content.decode()
+
+
+def test_delete_by_key_through_the_api_keeps_a_deletion_receipt_without_the_key(api, alice):
+    from facts.models import DeletionReceipt
+
+    api.post("/users/u1/facts", {"text": "User lives in Rome.", "key": "home_city"})
+    assert api.delete("/users/u1/facts", key="home_city").json() == {"deleted": 1}
+    receipt = DeletionReceipt.objects.get()
+    assert receipt.scope == "key" and receipt.counts == {"facts": 1} and receipt.actor_kind == "api_key"
+    assert "home_city" not in str(receipt.counts) + receipt.user_hash

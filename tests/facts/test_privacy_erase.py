@@ -95,6 +95,22 @@ def test_its_preview_counts_exactly_what_the_erase_deletes_and_deletes_nothing(t
     assert preview == receipt.counts
 
 
+def test_its_preview_only_reads_so_it_never_takes_the_write_lock(two_users):
+    from django.db import connection
+
+    victim, _ = two_users
+    statements: list[str] = []
+
+    def record(execute, sql, params, many, context):
+        statements.append(sql.lstrip().split(None, 1)[0].upper())
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
+        preview = privacy.erase_preview(user=victim)
+    assert preview["facts"] > 0 and preview["fts_rows"] > 0
+    assert set(statements) == {"SELECT"}, statements
+
+
 def test_it_erases_nothing_when_a_receiver_fails(two_users):
     victim, _ = two_users
     before = _rows_of(victim.pk)

@@ -65,3 +65,31 @@ def test_it_leaves_no_byte_of_the_erased_users_text_in_the_database_file_or_its_
         assert _where(after, needles[0]), f"the other user's {kind} text is gone too"
     wal = Path(f"{connection.settings_dict['NAME']}-wal")
     assert not wal.exists() or wal.stat().st_size == 0, "the WAL was not checkpointed and truncated"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_forgotten_fact_leaves_no_byte_of_its_text_in_the_files_profiles_included(alice):
+    from profiles.models import Profile
+    from profiles.services import profile_refresh
+    from tests.facts.dashboard_helpers import marker
+
+    kept_markers = seed_everything(alice.tenant, "keeper")
+    user = MemoryUser.objects.get(tenant=alice.tenant, external_id="keeper")
+    secret = marker("forgotten")
+    fact = services.fact_store(
+        user=user, text=f"User is treated for {secret} weekly.", actor=services.SYSTEM, category="health"
+    ).fact
+    profile = profile_refresh(user_pk=user.pk)
+    assert secret in str(profile.data)
+    before = _database_bytes()
+    assert _where(before, secret.encode()), "the marker was not written before the forget"
+
+    privacy.fact_forget(fact=fact, actor=services.Actor("api_key", "test:key"))
+
+    after = _database_bytes()
+    leaks = {needle.decode(): _where(after, needle) for needle in _needles({"f": secret})["f"] if _where(after, needle)}
+    assert leaks == {}, f"forgotten text still in the files: {leaks}"
+    assert Profile.objects.filter(user=user).exists(), "the profile versions themselves stay"
+    assert _where(after, kept_markers["fact"].encode()), "the user's other facts are gone too"
+    wal = Path(f"{connection.settings_dict['NAME']}-wal")
+    assert not wal.exists() or wal.stat().st_size == 0, "the WAL was not checkpointed and truncated"

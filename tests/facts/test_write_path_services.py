@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from facts import services
 from facts.entities import match_key, normalise_entity, resolve_entity
-from facts.models import AppliedChange, Entity, Fact, FactHistory
+from facts.models import AppliedChange, Entity, Fact, FactHistory, Status
 from facts.signals import facts_changed
+from memory_service.errors import Rejected
+from tests.facts.dashboard_helpers import memory_user, pending_change
 
 
 def _user(alice):
@@ -119,3 +123,34 @@ def test_a_failing_after_commit_receiver_never_fails_the_committed_write(
     assert r.status_code == 201
     assert Fact.objects.get().text == "User keeps bees."
     assert "broker is down" in caplog.text
+
+
+def test_a_change_held_for_staff_is_refused_when_it_would_overrun_the_budget(alice, settings):
+    settings.MEMORY_PROFILE_BUDGET_CHARS = 40
+    user = memory_user(alice.tenant, "u1")
+    services.fact_store(
+        user=user, text="User is called Kim.", actor=services.SYSTEM, category="identity", key="name", confidence=0.95
+    )
+    with pytest.raises(Rejected) as refused:
+        services.fact_store(
+            user=user,
+            text="User is called Kimberly Anne Featherstonehaugh.",
+            actor=services.SYSTEM,
+            category="identity",
+            key="name",
+        )
+    assert refused.value.rule == "profile_budget"
+    assert not Fact.objects.filter(status=Status.PENDING).exists()
+
+
+def test_approving_an_edited_pending_change_is_refused_when_the_text_overruns_the_budget(alice, settings):
+    live, pending = pending_change(alice.tenant, "u1", key="name", old="User is called Kim.", new="User is called Kit.")
+    settings.MEMORY_PROFILE_BUDGET_CHARS = 40
+    with pytest.raises(Rejected) as refused:
+        services.pending_approve(
+            fact=pending, actor=services.SYSTEM, text="User is called Kit Marlowe-Featherstonehaugh."
+        )
+    assert refused.value.rule == "profile_budget"
+    pending.refresh_from_db()
+    live.refresh_from_db()
+    assert pending.status == Status.PENDING and pending.text == "User is called Kit." and live.is_live

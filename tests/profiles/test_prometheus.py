@@ -11,9 +11,10 @@ def _families(body: bytes) -> dict:
     return {f.name: f for f in text_string_to_metric_families(body.decode())}
 
 
-def test_metrics_parses_as_prometheus_text_with_every_tenant(alice, bob, api, store):
+def test_metrics_parses_as_prometheus_text_with_every_tenant(alice, bob, api, store, settings):
     from recall.models import EvalRun
 
+    settings.METRICS_ALLOW_LOOPBACK = True
     user = user_of(alice)
     store(user, "User never eats pork.", "hard_preference")
     for n, took in enumerate([100, 300, 500]):
@@ -48,17 +49,27 @@ def test_metrics_parses_as_prometheus_text_with_every_tenant(alice, bob, api, st
     assert not [s for s in families["memory_recall_vector_hit_rate"].samples if s.labels["tenant"] == str(bob.id)]
 
 
-def test_tenant_names_are_escaped_in_labels(db):
+def test_tenant_names_are_escaped_in_labels(db, settings):
     from facts.models import Tenant
 
+    settings.METRICS_ALLOW_LOOPBACK = True
     Tenant.objects.create(name='Quote " and \\ backslash\nnewline')
     families = _families(Client(REMOTE_ADDR="127.0.0.1").get("/metrics").content)
     names = {s.labels["tenant_name"] for s in families["memory_pending_open"].samples}
     assert names == {'Quote " and \\ backslash\nnewline'}
 
 
-def test_without_a_token_only_loopback_may_scrape(db, settings):
+def test_without_a_token_a_loopback_client_is_refused_unless_allowed_explicitly(db, settings):
     settings.METRICS_TOKEN = ""
+    settings.METRICS_ALLOW_LOOPBACK = False
+    # A reverse proxy on the same host forwards every client from loopback.
+    refused = Client(REMOTE_ADDR="127.0.0.1").get("/metrics")
+    assert refused.status_code == 403 and b"METRICS_ALLOW_LOOPBACK" in refused.content
+
+
+def test_with_loopback_allowed_and_no_token_only_loopback_may_scrape(db, settings):
+    settings.METRICS_TOKEN = ""
+    settings.METRICS_ALLOW_LOOPBACK = True
     assert Client(REMOTE_ADDR="::1").get("/metrics").status_code == 200
     refused = Client(REMOTE_ADDR="10.1.2.3").get("/metrics")
     assert refused.status_code == 403 and b"METRICS_TOKEN" in refused.content

@@ -150,3 +150,27 @@ def test_rebuild_drops_a_vector_left_without_its_fts_row(memory):
     call_command("rebuild_recall_index", stdout=out)
     assert vec.vectors([gone.pk]) == {} and kept.pk in vec.vectors([kept.pk])
     assert "stale rows removed=1" in out.getvalue()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_reindex_embeddings_never_embeds_inside_a_transaction(alice, model, monkeypatch):
+    from django.db import connection
+
+    from facts import services
+    from recall import index
+
+    user = services.memory_user_get_or_create(tenant=alice.tenant, user_id="u1")
+    fact = services.fact_store(user=user, text="User keeps bees on the roof.", actor=services.SYSTEM).fact
+    index.forget_vectors([fact.pk])
+    in_transaction: list[bool] = []
+    real_embed = model.embed
+
+    def embed_and_note(texts):  # the real model; only notes whether a transaction (the write lock) is open
+        in_transaction.append(connection.in_atomic_block)
+        return real_embed(texts)
+
+    monkeypatch.setattr(model, "embed", embed_and_note)
+    out = StringIO()
+    call_command("reindex_embeddings", "--all", stdout=out)
+    assert "embedded=1" in out.getvalue() and fact.pk in vec.vectors([fact.pk])
+    assert in_transaction and not any(in_transaction)

@@ -57,3 +57,16 @@ def test_a_write_survives_a_failing_embedder_and_stays_findable_by_words(memory,
     from recall.models import RecallLog
 
     assert RecallLog.objects.get().degraded is True
+
+
+def test_an_embed_workers_failure_shows_in_the_health_of_a_process_that_never_embedded(api, closed_port_embedder):
+    from recall import embeddings
+    from recall.tasks import embed_facts
+
+    item = {"fact_id": 1, "user_id": 1, "digest": "d", "text": "User restores antique clocks."}
+    assert embed_facts.apply(args=[[item]]).get() == 0  # the worker's embedder is down
+    # The web host is another process: its own record of embedder calls is empty.
+    embeddings._state.update(last_error=None, last_error_at=None, last_ok_at=None)
+    embedder = api.get("/health").json()["embedder"]
+    assert embedder["ready"] is False
+    assert "connect" in embedder["last_error"].lower() and embedder["workers"]["last_error_at"] is not None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
-from django.db import transaction
 from tqdm import tqdm
 
 from facts.management.tenants import tenant_from_arg
@@ -34,10 +33,13 @@ class Command(BaseCommand):
             for start in range(0, len(ids), max(1, batch)):
                 chunk = ids[start : start + batch]
                 try:
-                    with transaction.atomic():
-                        if all:
-                            index.forget_vectors(chunk)
-                        embedded += len(index.index_now(chunk).to_embed or [])
+                    # No transaction around the chunk: index_now writes in short transactions of
+                    # its own and embeds between them, so the write lock is never held while the
+                    # model runs. A vector dropped by --all and not yet re-embedded is found
+                    # again by the next run (it resumes).
+                    if all:
+                        index.forget_vectors(chunk)
+                    embedded += len(index.index_now(chunk).to_embed or [])
                 except EmbedderError as exc:
                     raise CommandError(
                         f"The embedder failed after {embedded} facts: {exc}. Fix the provider settings "

@@ -1,0 +1,43 @@
+"""Fixtures shared by the facts tests."""
+
+from __future__ import annotations
+
+import pytest
+from kombu import pools as kombu_pools
+
+from facts import bookkeeping
+from memory_service.celery import app as celery_app
+
+
+@pytest.fixture
+def broker(tmp_path):
+    """Point this process's Celery app at a fresh folder of kombu's filesystem broker, not eager.
+
+    Not the embedded default (tests/integration/embedded.py has that one): a folder
+    is the simplest broker to take away and bring back, for the outage tests.
+    """
+    folders = {name: tmp_path / "broker" / name for name in ("queue", "processed", "control")}
+    for folder in folders.values():
+        folder.mkdir(parents=True)
+    options = {
+        "data_folder_in": str(folders["queue"]),
+        "data_folder_out": str(folders["queue"]),
+        "processed_folder": str(folders["processed"]),
+        "control_folder": str(folders["control"]),
+        "store_processed": False,
+    }
+    saved = (celery_app.conf.task_always_eager, celery_app.conf.broker_url, celery_app.conf.broker_transport_options)
+    celery_app.conf.update(task_always_eager=False, broker_url="filesystem://", broker_transport_options=options)
+    bookkeeping._last_touch.clear()
+    _drop_broker_connections()
+    yield folders
+    celery_app.conf.update(task_always_eager=saved[0], broker_url=saved[1], broker_transport_options=saved[2])
+    _drop_broker_connections()
+
+
+def _drop_broker_connections():
+    # Connections to the temp broker are pooled by kombu and Celery; drop them
+    # so the next test builds fresh ones from the restored configuration.
+    kombu_pools.reset()
+    celery_app._pool = None
+    celery_app.amqp._producer_pool = None
