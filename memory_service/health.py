@@ -7,9 +7,17 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import connection
-from ninja import Router
+from ninja import Router, Schema
 
 router = Router(tags=["health"])
+
+
+class HealthOut(Schema):
+    status: str  # ok or degraded
+    database: str
+    broker: str
+    extractor: dict
+    embedder: dict
 
 
 def database_state() -> str:
@@ -48,7 +56,7 @@ def component_states() -> dict:
     return {"extractor": extractor_state(), "embedder": embedder_state()}
 
 
-@router.get("/health", auth=None, summary="Liveness and component state")
+@router.get("/health", auth=None, response=HealthOut, summary="Liveness and component state")
 def health(request):
     db = database_state()
     broker = broker_state()
