@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 from uuid import UUID
 
 from django.conf import settings
@@ -9,7 +9,9 @@ from ninja import Field, Schema
 
 from facts.guard import UNTRUSTED_TEXT_CHARS_REFUSED
 from facts.models import Category, Status
-from memory_service.schemas import IsoDateTime, JsonFloat, ObjectIn
+from memory_service.schemas import JSON_NUMBER, IsoDateTime, ObjectIn
+
+Confidence = Annotated[float, Field(ge=0.0, le=1.0), JSON_NUMBER]
 
 # What the injection floor (facts.guard.check_fact_text) lets through, stated
 # for the schema: one line, no control or invisible characters, something
@@ -28,7 +30,7 @@ class FactIn(ObjectIn):
     text: str = Field(..., min_length=1, max_length=20_000, json_schema_extra=FACT_TEXT)
     category: Category | None = None
     key: str | None = Field(None, max_length=64)
-    confidence: JsonFloat | None = Field(None, ge=0.0, le=1.0)
+    confidence: Confidence | None = None
     valid_from: IsoDateTime | None = None
     event_time: IsoDateTime | None = None
     value_json: Any = None
@@ -39,7 +41,7 @@ class FactPatchIn(ObjectIn):
     text: str = Field(..., min_length=1, max_length=20_000, json_schema_extra=FACT_TEXT)
     category: Category | None = None
     key: str | None = Field(None, max_length=64)
-    confidence: JsonFloat | None = Field(None, ge=0.0, le=1.0)
+    confidence: Confidence | None = None
     entities: list[str] | None = Field(None, max_length=4)
 
 

@@ -39,22 +39,22 @@ def service_error(request, exc: ServiceError):
     return api.create_response(request, {"detail": exc.detail, **exc.extra}, status=exc.status)
 
 
-def _where(loc) -> str:
-    # ninja puts the handler's argument name after the location ("body", "payload", "text"): drop it.
-    parts = [str(part) for part in loc]
+def _loc(loc) -> list:
+    # ninja puts the handler's argument name after "body" ("body", "payload", "text"): drop it.
+    parts = list(loc)
     if len(parts) > 1 and parts[0] == "body" and parts[1] == "payload":
-        parts = [parts[0], *parts[2:]]
-    return ".".join(parts)
+        del parts[1]
+    return parts
 
 
 @api.exception_handler(ValidationError)
 def validation_error(request, exc: ValidationError):
     """A request that does not fit the schema: the one error body, a sentence plus each problem."""
     issues = [
-        {"type": str(e.get("type", "")), "loc": list(e.get("loc", ())), "msg": str(e.get("msg", ""))}
+        {"type": str(e.get("type", "")), "loc": _loc(e.get("loc", ())), "msg": str(e.get("msg", ""))}
         for e in exc.errors
     ]
-    first = issues[0] if issues else {"loc": (), "msg": "invalid input"}
+    first = issues[0] if issues else {"loc": [], "msg": "invalid input"}
     more = f" (and {len(issues) - 1} more)" if len(issues) > 1 else ""
-    detail = f"Invalid request: {_where(first['loc'])}: {first['msg']}{more}."
+    detail = f"Invalid request: {'.'.join(map(str, first['loc']))}: {first['msg']}{more}."
     return api.create_response(request, {"detail": detail, "errors": issues}, status=422)

@@ -92,8 +92,10 @@ def _json_number(value: Any) -> Any:
 
 
 # Numbers in a request body: a JSON number only (184.0 is an integer, as JSON Schema says).
-JsonInt = Annotated[int, BeforeValidator(_json_number)]
-JsonFloat = Annotated[float, BeforeValidator(_json_number)]
+# Bounds go before it, `Annotated[int, Field(ge=1), JSON_NUMBER]`: after it,
+# pydantic would not write them into the schema as minimum and maximum.
+JSON_NUMBER = BeforeValidator(_json_number)
+JsonInt = Annotated[int, JSON_NUMBER]
 
 # An input date-time: ISO 8601 only, as the schema's format says.
 IsoDateTime = Annotated[datetime, BeforeValidator(_iso_only)]
