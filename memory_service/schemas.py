@@ -49,16 +49,18 @@ def client_id(description: str) -> dict:
     return {"pattern": ID_PATTERN, "minLength": 1, "maxLength": ID_MAX, "description": description}
 
 
-def _id_param(description: str) -> type[str]:
-    # ninja's Path() takes no json_schema_extra: the schema comes from the type instead.
-    schema = {"type": "string", **client_id(description)}
-    return Annotated[str, WithJsonSchema(schema), Path(description=description)]  # type: ignore[return-value]
+def _id_schema(description: str) -> WithJsonSchema:
+    # ninja's Path() takes no json_schema_extra: the schema comes with the type instead.
+    return WithJsonSchema({"type": "string", **client_id(description)})
 
 
 # Path parameters for the ids clients choose; `user_id: UserId` in a handler.
-UserId = _id_param("The tenant's own id for its end user")
-SessionId = _id_param("The client's id for a conversation")
-TurnId = _id_param("The turn's id, given or assigned at POST")
+_USER = "The tenant's own id for its end user"
+_SESSION = "The client's id for a conversation"
+_TURN = "The turn's id, given or assigned at POST"
+UserId = Annotated[str, _id_schema(_USER), Path(description=_USER)]
+SessionId = Annotated[str, _id_schema(_SESSION), Path(description=_SESSION)]
+TurnId = Annotated[str, _id_schema(_TURN), Path(description=_TURN)]
 
 
 class ObjectIn(Schema):
