@@ -87,7 +87,7 @@ def test_every_route_answers_as_its_openapi_schema_says(live_api):
     env = clean_env(PYTHONPATH=str(ROOT), SCHEMATHESIS_HOOKS="tests.integration.schemathesis_hooks")
     env["ST_KNOWN_IDS"] = json.dumps(known_ids)
     run = subprocess.run(command, cwd=tmp, env=env, capture_output=True, text=True, timeout=900)
-    summary = run.stdout.strip().splitlines()[-1] if run.stdout.strip() else ""
-    print(summary)
+    # Shown with `pytest -s`: what was run and the summary line.
+    print(run.stdout[run.stdout.rfind("SUMMARY") :])
     assert run.returncode == 0, f"schemathesis found problems:\n{run.stdout[-20000:]}\n{run.stderr[-3000:]}"
-    assert re.search(r"\d+ passed", summary), summary
+    assert "Tested: " in run.stdout and " failure" not in run.stdout.strip().splitlines()[-1]
