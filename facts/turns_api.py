@@ -21,7 +21,8 @@ router = Router(tags=["turns"])
 # Turn texts: anything but NUL, and the user's part not blank (facts.services.turns
 # enforces both with a 422 and its rule; the schema states them).
 _TURN_TEXT = {"pattern": "^[^\\u0000]*$", "maxLength": settings.MEMORY_MAX_TURN_CHARS}
-_USER_INPUT = {**_TURN_TEXT, "pattern": "^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$"}
+# str.strip() also takes \x1c-\x1f and \x85 for blanks, which a regex's \s does not.
+_USER_INPUT = {**_TURN_TEXT, "pattern": "^[^\\u0000]*[^\\s\\u0000\\u001c-\\u001f\\u0085][^\\u0000]*$"}
 
 
 class TurnIn(ObjectIn):

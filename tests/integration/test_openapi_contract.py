@@ -37,6 +37,12 @@ def _seed(http: Http) -> dict:
     status, page = http.get(f"/users/{USER}/facts?limit=1")
     assert status == 200 and page["next_cursor"], page
     ids["cursor"] = page["next_cursor"]
+    status, doomed = http.post(f"/users/{USER}/facts", {"text": "Owns a red bicycle.", "category": "identity"})
+    assert status == 201, doomed
+    ids["DELETE /users/{user_id}"] = {"user_id": "contract-erased"}
+    ids["DELETE /facts/{fact_id}"] = {"fact_id": doomed["id"]}
+    status, body = http.post("/users/contract-erased/facts", {"text": "Lives in Faro.", "category": "identity"})
+    assert status == 201, body
     return ids
 
 
