@@ -10,13 +10,13 @@ from ninja import Query, Router, Status
 from facts import privacy, selectors, services
 from facts.schemas import DeletedOut, FactIn, FactListFilters, FactOut, FactPage, FactPatchIn, HistoryOut
 from memory_service.auth import require_scope
-from memory_service.schemas import ERRORS
+from memory_service.schemas import ERRORS, UserId, errors
 
 router = Router(tags=["facts"])
 
 
 @router.post("/users/{user_id}/facts", response={201: FactOut, 200: FactOut, **ERRORS})
-def store_fact(request, user_id: str, payload: FactIn):
+def store_fact(request, user_id: UserId, payload: FactIn):
     tenant = require_scope(request, "write")
     # One transaction: a fact refused by the write path leaves no new user behind.
     with transaction.atomic():
@@ -36,16 +36,16 @@ def store_fact(request, user_id: str, payload: FactIn):
     return Status(201 if result.created else 200, result.fact)
 
 
-@router.get("/users/{user_id}/facts", response={200: FactPage, **ERRORS})
-def list_facts(request, user_id: str, filters: Query[FactListFilters]):
+@router.get("/users/{user_id}/facts", response={200: FactPage, **errors(401, 403, 404, 422)})
+def list_facts(request, user_id: UserId, filters: Query[FactListFilters]):
     tenant = require_scope(request, "read")
     user = services.memory_user_get(tenant=tenant, user_id=user_id)
     items, next_cursor = selectors.fact_list(user=user, **filters.dict())
     return {"items": items, "next_cursor": next_cursor}
 
 
-@router.delete("/users/{user_id}/facts", response={200: DeletedOut, **ERRORS})
-def delete_facts_by_key(request, user_id: str, key: str):
+@router.delete("/users/{user_id}/facts", response={200: DeletedOut, **errors(401, 403, 404, 422)})
+def delete_facts_by_key(request, user_id: UserId, key: str):
     tenant = require_scope(request, "write")
     user = services.memory_user_get(tenant=tenant, user_id=user_id)
     # The dashboard's path: a deletion receipt, then the WAL checkpoint after commit.
@@ -53,7 +53,7 @@ def delete_facts_by_key(request, user_id: str, key: str):
     return {"deleted": receipt.counts["facts"]}
 
 
-@router.get("/facts/{fact_id}", response={200: FactOut, **ERRORS})
+@router.get("/facts/{fact_id}", response={200: FactOut, **errors(401, 403, 404, 422)})
 def get_fact(request, fact_id: UUID):
     tenant = require_scope(request, "read")
     return services.fact_get(tenant=tenant, fact_id=fact_id)
@@ -75,7 +75,7 @@ def patch_fact(request, fact_id: UUID, payload: FactPatchIn):
     )
 
 
-@router.delete("/facts/{fact_id}", response={204: None, **ERRORS})
+@router.delete("/facts/{fact_id}", response={204: None, **errors(401, 403, 404, 409, 422)})
 def forget_fact(request, fact_id: UUID):
     tenant = require_scope(request, "write")
     fact = services.fact_get(tenant=tenant, fact_id=fact_id)
@@ -83,7 +83,7 @@ def forget_fact(request, fact_id: UUID):
     return Status(204, None)
 
 
-@router.get("/facts/{fact_id}/history", response={200: list[HistoryOut], **ERRORS})
+@router.get("/facts/{fact_id}/history", response={200: list[HistoryOut], **errors(401, 403, 404, 422)})
 def fact_history(request, fact_id: UUID):
     tenant = require_scope(request, "read")
     fact = services.fact_get(tenant=tenant, fact_id=fact_id)

@@ -15,13 +15,12 @@ from memory_service.errors import Rejected
 
 # Zero-width, bidi-override and other invisible code points used to hide text
 # from a human reviewer while a model still reads it.
-_INVISIBLE = re.compile(
-    "["
+_INVISIBLE_CHARS = (
     "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"
     "\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0"
     "\U000e0000-\U000e007f"  # tag characters ("ASCII smuggling")
-    "]"
 )
+_INVISIBLE = re.compile(f"[{_INVISIBLE_CHARS}]")
 
 _OVERRIDE = re.compile(
     r"\b(ignore|disregard|forget|override|bypass|skip|drop)\b[^.\n]{0,40}?"
@@ -65,6 +64,10 @@ _EXFILTRATION = re.compile(
 )
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+# The characters above as the body of a regex class, for the API schema to state
+# what the floor refuses (tab and newline are refused in facts, allowed in turns).
+UNTRUSTED_TEXT_CHARS_REFUSED = "\\x7f-\\x9f" + _INVISIBLE_CHARS
 
 
 def normalise(text: str) -> str:

@@ -14,7 +14,7 @@ from ninja import Router, Schema
 
 from facts import privacy, services
 from memory_service.auth import require_scope
-from memory_service.schemas import errors
+from memory_service.schemas import UserId, errors
 
 router = Router(tags=["privacy"])
 
@@ -30,14 +30,14 @@ class ReceiptOut(Schema):
 
 
 @router.delete("/users/{user_id}", response={200: ReceiptOut, **errors(401, 403, 404)})
-def erase_user(request, user_id: str):
+def erase_user(request, user_id: UserId):
     tenant = require_scope(request, "admin")
     user = services.memory_user_get(tenant=tenant, user_id=user_id)
     return privacy.user_erase(user=user, actor=services.Actor.api_key(request.auth))
 
 
 @router.get("/users/{user_id}/export", response={200: dict[str, Any], **errors(401, 403, 404)})
-def export_user(request, user_id: str):
+def export_user(request, user_id: UserId):
     tenant = require_scope(request, "read")
     user = services.memory_user_get(tenant=tenant, user_id=user_id)
     return privacy.user_export(user=user)

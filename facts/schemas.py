@@ -1,30 +1,47 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 from uuid import UUID
 
+from django.conf import settings
 from ninja import Field, Schema
 
+from facts.guard import UNTRUSTED_TEXT_CHARS_REFUSED
 from facts.models import Category, Status
+from memory_service.schemas import JSON_NUMBER, IsoDateTime, ObjectIn
+
+Confidence = Annotated[float, Field(ge=0.0, le=1.0), JSON_NUMBER]
+
+# What the injection floor (facts.guard.check_fact_text) lets through, stated
+# for the schema: one line, no control or invisible characters, something
+# besides spaces, at most MEMORY_MAX_FACT_CHARS. The guard stays the one place
+# that enforces it (422 with a named rule); the words it refuses (instructions
+# to the assistant, role markers, links awaiting data) no schema can state.
+_REFUSED = "\\u0000-\\u001f" + UNTRUSTED_TEXT_CHARS_REFUSED
+FACT_TEXT = {
+    "pattern": f"^[^{_REFUSED}]*[^\\s{_REFUSED}][^{_REFUSED}]*$",
+    "maxLength": settings.MEMORY_MAX_FACT_CHARS,
+    "description": "One line; refused with a 422 and its rule when the injection floor (docs/api.md) says so",
+}
 
 
-class FactIn(Schema):
-    text: str = Field(..., min_length=1, max_length=20_000)
+class FactIn(ObjectIn):
+    text: str = Field(..., min_length=1, max_length=20_000, json_schema_extra=FACT_TEXT)
     category: Category | None = None
     key: str | None = Field(None, max_length=64)
-    confidence: float | None = Field(None, ge=0.0, le=1.0)
-    valid_from: datetime | None = None
-    event_time: datetime | None = None
+    confidence: Confidence | None = None
+    valid_from: IsoDateTime | None = None
+    event_time: IsoDateTime | None = None
     value_json: Any = None
     entities: list[str] | None = Field(None, max_length=4)
 
 
-class FactPatchIn(Schema):
-    text: str = Field(..., min_length=1, max_length=20_000)
+class FactPatchIn(ObjectIn):
+    text: str = Field(..., min_length=1, max_length=20_000, json_schema_extra=FACT_TEXT)
     category: Category | None = None
     key: str | None = Field(None, max_length=64)
-    confidence: float | None = Field(None, ge=0.0, le=1.0)
+    confidence: Confidence | None = None
     entities: list[str] | None = Field(None, max_length=4)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from ninja import Field, Router, Schema, Status
 
@@ -12,17 +13,26 @@ from facts import services
 from facts.extraction.status import extractor_state
 from facts.services import turns
 from memory_service.auth import require_scope
-from memory_service.schemas import ERRORS
+from memory_service.schemas import ERRORS, IsoDateTime, ObjectIn, TurnId, UserId, client_id, errors
 
 router = Router(tags=["turns"])
 
 
-class TurnIn(Schema):
-    session_id: str = Field(..., min_length=1, max_length=128)
-    turn_id: str | None = Field(None, min_length=1, max_length=128)
-    user_input: str = Field(..., min_length=1)
-    assistant_response: str = ""
-    occurred_at: datetime | None = None
+# Turn texts: anything but NUL, and the user's part not blank (facts.services.turns
+# enforces both with a 422 and its rule; the schema states them).
+_TURN_TEXT = {"pattern": "^[^\\u0000]*$", "maxLength": settings.MEMORY_MAX_TURN_CHARS}
+# str.strip() also takes \x1c-\x1f and \x85 for blanks, which a regex's \s does not.
+_USER_INPUT = {**_TURN_TEXT, "pattern": "^[^\\u0000]*[^\\s\\u0000\\u001c-\\u001f\\u0085][^\\u0000]*$"}
+
+
+class TurnIn(ObjectIn):
+    session_id: str = Field(..., min_length=1, max_length=128, json_schema_extra=client_id("The conversation"))
+    turn_id: str | None = Field(
+        None, min_length=1, max_length=128, json_schema_extra=client_id("Your id for the turn; assigned if absent")
+    )
+    user_input: str = Field(..., min_length=1, json_schema_extra=_USER_INPUT)
+    assistant_response: str = Field("", json_schema_extra=_TURN_TEXT)
+    occurred_at: IsoDateTime | None = None
 
 
 class TurnAccepted(Schema):
@@ -53,7 +63,7 @@ def _accepted(turn) -> dict:
 
 
 @router.post("/users/{user_id}/turns", response={202: TurnAccepted, 200: TurnAccepted, **ERRORS})
-def post_turn(request, user_id: str, payload: TurnIn):
+def post_turn(request, user_id: UserId, payload: TurnIn):
     """Store a finished turn and extract facts from it in the background (202 at once).
 
     Posting the same turn_id again returns the stored turn (200) without queueing it twice.
@@ -66,15 +76,15 @@ def post_turn(request, user_id: str, payload: TurnIn):
     return Status(202 if created else 200, _accepted(turn))
 
 
-@router.get("/users/{user_id}/turns/{turn_id}", response={200: TurnOut, **ERRORS})
-def get_turn(request, user_id: str, turn_id: str):
+@router.get("/users/{user_id}/turns/{turn_id}", response={200: TurnOut, **errors(401, 403, 404)})
+def get_turn(request, user_id: UserId, turn_id: TurnId):
     tenant = require_scope(request, "read")
     user = services.memory_user_get(tenant=tenant, user_id=user_id)
     return turns.turn_get(user=user, turn_id=turn_id)
 
 
-@router.post("/users/{user_id}/turns/{turn_id}/retry", response={202: TurnAccepted, **ERRORS})
-def retry_turn(request, user_id: str, turn_id: str):
+@router.post("/users/{user_id}/turns/{turn_id}/retry", response={202: TurnAccepted, **errors(401, 403, 404, 409)})
+def retry_turn(request, user_id: UserId, turn_id: TurnId):
     """Queue a failed turn again; its messages were kept (409 if it is not failed)."""
     tenant = require_scope(request, "write")
     user = services.memory_user_get(tenant=tenant, user_id=user_id)

@@ -1,8 +1,9 @@
-"""The one NinjaAPI: routers of each app, auth, and the mapping of domain errors."""
+"""The one NinjaAPI: routers of each app, auth, and the mapping of errors to the one error body."""
 
 from __future__ import annotations
 
 from ninja import NinjaAPI
+from ninja.errors import ValidationError
 
 from facts.api import router as facts_router
 from facts.privacy_api import router as privacy_router
@@ -16,7 +17,11 @@ from recall.api import router as recall_router
 api = NinjaAPI(
     title="Memory service",
     version="1",
-    description="Long-term memory for LLM assistants: facts, recall, profiles, privacy.",
+    description=(
+        "Long-term memory for LLM assistants: facts, recall, profiles, privacy. "
+        'Every error answers `{"detail": str}`; a 422 adds `rule` (refused by a named rule) '
+        "or `errors` (the request does not fit this schema)."
+    ),
     auth=api_key_auth,
     urls_namespace="api",
 )
@@ -32,3 +37,24 @@ api.add_router("", privacy_router)
 @api.exception_handler(ServiceError)
 def service_error(request, exc: ServiceError):
     return api.create_response(request, {"detail": exc.detail, **exc.extra}, status=exc.status)
+
+
+def _loc(loc) -> list:
+    # ninja puts the handler's argument name after "body" ("body", "payload", "text"): drop it.
+    parts = list(loc)
+    if len(parts) > 1 and parts[0] == "body" and parts[1] == "payload":
+        del parts[1]
+    return parts
+
+
+@api.exception_handler(ValidationError)
+def validation_error(request, exc: ValidationError):
+    """A request that does not fit the schema: the one error body, a sentence plus each problem."""
+    issues = [
+        {"type": str(e.get("type", "")), "loc": _loc(e.get("loc", ())), "msg": str(e.get("msg", ""))}
+        for e in exc.errors
+    ]
+    first = issues[0] if issues else {"loc": [], "msg": "invalid input"}
+    more = f" (and {len(issues) - 1} more)" if len(issues) > 1 else ""
+    detail = f"Invalid request: {'.'.join(map(str, first['loc']))}: {first['msg']}{more}."
+    return api.create_response(request, {"detail": detail, "errors": issues}, status=422)

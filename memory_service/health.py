@@ -7,11 +7,19 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import connection
-from ninja import Router
+from ninja import Router, Schema
 
 from memory_service.checks import loaded_sqlite
 
 router = Router(tags=["health"])
+
+
+class HealthOut(Schema):
+    status: str  # ok or degraded
+    database: str
+    broker: str
+    extractor: dict
+    embedder: dict
 
 
 def database_state() -> str:
@@ -50,7 +58,7 @@ def component_states() -> dict:
     return {"extractor": extractor_state(), "embedder": embedder_health()}
 
 
-@router.get("/health", auth=None, summary="Liveness and component state")
+@router.get("/health", auth=None, response=HealthOut, summary="Liveness and component state")
 def health(request):
     db = database_state()
     broker = broker_state()

@@ -9,7 +9,7 @@ from ninja import Router, Status
 from facts import services as fact_services
 from memory_service.auth import require_scope
 from memory_service.errors import Rejected
-from memory_service.schemas import errors
+from memory_service.schemas import SessionId, UserId, errors
 from profiles import metrics, services
 from profiles.models import ProfileTrigger
 from profiles.schemas import ContextIn, ContextOut, MetricsOut, ProfileOut, SessionEndOut
@@ -20,7 +20,7 @@ router = Router(tags=["profiles"])
 
 
 @router.get("/users/{user_id}/profile", response={200: ProfileOut, **errors(401, 403, 404, 422)})
-def get_profile(request, user_id: str):
+def get_profile(request, user_id: UserId):
     tenant = require_scope(request, "read")
     user = fact_services.memory_user_get(tenant=tenant, user_id=user_id)
     profile = services.profile_latest(user) or services.profile_refresh(user_pk=user.pk, trigger=ProfileTrigger.ON_READ)
@@ -38,7 +38,7 @@ def get_profile(request, user_id: str):
 
 
 @router.post("/users/{user_id}/sessions/{session_id}/end", response={202: SessionEndOut, **errors(401, 403, 404, 422)})
-def end_session(request, user_id: str, session_id: str):
+def end_session(request, user_id: UserId, session_id: SessionId):
     tenant = require_scope(request, "write")
     if not 1 <= len(session_id) <= 128:
         raise Rejected("session_id", "session_id must be 1-128 characters.")
@@ -50,8 +50,8 @@ def end_session(request, user_id: str, session_id: str):
     return Status(202, {"user_id": user.external_id, "session_id": session_id, "status": status})
 
 
-@router.post("/users/{user_id}/context", response={200: ContextOut, **errors(401, 403, 404, 422)})
-def context(request, user_id: str, payload: ContextIn):
+@router.post("/users/{user_id}/context", response={200: ContextOut, **errors(400, 401, 403, 404, 422)})
+def context(request, user_id: UserId, payload: ContextIn):
     tenant = require_scope(request, "read")
     user = fact_services.memory_user_get(tenant=tenant, user_id=user_id)
     block = services.context_block(user=user, query=payload.query, max_tokens=payload.max_tokens)
@@ -66,7 +66,7 @@ def context(request, user_id: str, payload: ContextIn):
     }
 
 
-@router.get("/metrics", response={200: MetricsOut, **errors(401, 403, 404, 422)})
+@router.get("/metrics", response={200: MetricsOut, **errors(401, 403, 422)})
 def tenant_metrics(request, window: Literal["1h", "24h", "7d", "30d"] = "7d"):
     tenant = require_scope(request, "read")
     return metrics.tenant_metrics(tenant, window=window)

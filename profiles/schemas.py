@@ -2,7 +2,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.conf import settings
 from ninja import Field, Schema
+
+from memory_service.schemas import JsonInt, ObjectIn
 
 
 class ProfileItemOut(Schema):
@@ -47,9 +50,10 @@ class SessionEndOut(Schema):
     status: str
 
 
-class ContextIn(Schema):
+class ContextIn(ObjectIn):
     query: str | None = Field(None, max_length=4_000)
-    max_tokens: int = Field(..., ge=1)
+    # The upper bound is enforced by profiles.services (rule max_tokens); stated here for clients.
+    max_tokens: JsonInt = Field(..., ge=1, json_schema_extra={"maximum": settings.MEMORY_CONTEXT_MAX_TOKENS})
 
 
 class ContextItemOut(Schema):

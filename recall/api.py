@@ -7,15 +7,15 @@ from ninja import Router
 
 from facts import services as fact_services
 from memory_service.auth import require_scope
-from memory_service.schemas import errors
+from memory_service.schemas import UserId, errors
 from recall import services
 from recall.schemas import RecallIn, RecallOut
 
 router = Router(tags=["recall"])
 
 
-@router.post("/users/{user_id}/recall", response={200: RecallOut, **errors(401, 403, 404, 422)})
-def recall(request, user_id: str, payload: RecallIn):
+@router.post("/users/{user_id}/recall", response={200: RecallOut, **errors(400, 401, 403, 404, 422)})
+def recall(request, user_id: UserId, payload: RecallIn):
     tenant = require_scope(request, "read")
     user = fact_services.memory_user_get(tenant=tenant, user_id=user_id)
     result = services.recall(

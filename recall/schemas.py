@@ -1,19 +1,19 @@
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
 from ninja import Field, Schema
 
 from facts.schemas import FactOut
+from memory_service.schemas import JSON_NUMBER, IsoDateTime, JsonInt, ObjectIn
 
 
-class RecallIn(Schema):
+class RecallIn(ObjectIn):
     query: str = Field("", max_length=20_000)
-    k: int = Field(20, ge=1, le=200)
+    k: JsonInt = Field(20, ge=1, le=200)
     mode: Literal["hybrid", "lexical", "vector"] = "hybrid"
-    budget_chars: int | None = Field(None, ge=1, le=1_000_000)
-    as_of: datetime | None = None
+    budget_chars: Annotated[int, Field(ge=1, le=1_000_000), JSON_NUMBER] | None = None
+    as_of: IsoDateTime | None = None
 
 
 class RecallHitOut(Schema):

@@ -221,9 +221,10 @@ def start_web(env: dict, log_dir: Path) -> tuple[Proc, str]:
 class Http:
     """A tiny JSON client for the live API."""
 
-    def __init__(self, base: str, key: str):
+    def __init__(self, base: str, key: str, timeout: float = 30):
         self.base = base
         self.key = key
+        self.timeout = timeout  # seconds per request; the first write loads the embedding model
 
     def call(self, method: str, path: str, body=None) -> tuple[int, dict]:
         data = json.dumps(body).encode() if body is not None else None
@@ -234,7 +235,7 @@ class Http:
             headers={"Authorization": f"Bearer {self.key}", "Content-Type": "application/json"},
         )
         try:
-            with urllib.request.urlopen(request, timeout=30) as r:
+            with urllib.request.urlopen(request, timeout=self.timeout) as r:
                 return r.status, json.loads(r.read() or b"null")
         except urllib.error.HTTPError as exc:
             return exc.code, json.loads(exc.read() or b"null")

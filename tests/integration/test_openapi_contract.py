@@ -1,0 +1,99 @@
+"""The OpenAPI schema tells the truth: schemathesis runs every route against a live server.
+
+Every check schemathesis runs by default (server errors, status codes, content
+types, response headers and bodies against the schema, schema-valid requests
+accepted, schema-invalid ones refused) must pass. The run is bounded (a fixed
+number of examples per route) and seeded, so it is reproducible; data is seeded
+first so routes behind ids answer more than 404 (see schemathesis_hooks.py).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+
+import pytest
+
+from tests.integration.stack import BIN, ROOT, Http, Proc, clean_env, manage, start_web
+
+EXAMPLES_PER_ROUTE = 12
+SEED = 15
+USER = "contract-user"
+
+
+def _seed(http: Http) -> dict:
+    """Two facts, a turn and a cursor for one user; their ids for the hooks."""
+    ids: dict = {"user_id": USER, "session_id": "contract-session", "turn_id": "contract-turn"}
+    for text in ("Lives in Lisbon.", "Prefers green tea to coffee."):
+        status, fact = http.post(f"/users/{USER}/facts", {"text": text, "category": "identity"})
+        assert status == 201, fact
+        ids["fact_id"] = fact["id"]
+    status, turn = http.post(
+        f"/users/{USER}/turns",
+        {"session_id": ids["session_id"], "turn_id": ids["turn_id"], "user_input": "I moved to Porto last week."},
+    )
+    assert status in (200, 202), turn
+    status, page = http.get(f"/users/{USER}/facts?limit=1")
+    assert status == 200 and page["next_cursor"], page
+    ids["cursor"] = page["next_cursor"]
+    status, doomed = http.post(f"/users/{USER}/facts", {"text": "Owns a red bicycle.", "category": "identity"})
+    assert status == 201, doomed
+    ids["DELETE /users/{user_id}"] = {"user_id": "contract-erased"}
+    ids["DELETE /facts/{fact_id}"] = {"fact_id": doomed["id"]}
+    status, body = http.post("/users/contract-erased/facts", {"text": "Lives in Faro.", "category": "identity"})
+    assert status == 201, body
+    return ids
+
+
+@pytest.fixture(scope="module")
+def live_api(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("openapi-contract")
+    env = clean_env(
+        DATABASE_URL=f"sqlite:///{tmp / 'memory.sqlite3'}",
+        MEMORY_VAR_DIR=str(tmp),
+        # No broker or workers here: extraction and projections run inside the request.
+        CELERY_TASK_ALWAYS_EAGER="1",
+    )
+    manage(["migrate", "--noinput", "-v", "0"], env)
+    key = re.search(r"^api_key=(\S+)$", manage(["create_tenant", "contract"], env), re.MULTILINE).group(1)
+    procs: list[Proc] = []
+    try:
+        web, base = start_web(env, tmp)
+        procs.append(web)
+        http = Http(base, key, timeout=300)
+        yield http, _seed(http), tmp
+    finally:
+        for proc in procs:
+            proc.stop()
+
+
+@pytest.mark.integration
+@pytest.mark.slow
+def test_every_route_answers_as_its_openapi_schema_says(live_api):
+    http, known_ids, tmp = live_api
+    command = [
+        str(BIN / "st"),
+        "run",
+        f"{http.base}/api/v1/openapi.json",
+        "-H",
+        f"Authorization: Bearer {http.key}",
+        "--max-examples",
+        str(EXAMPLES_PER_ROUTE),
+        "--seed",
+        str(SEED),
+        "--workers",
+        "1",
+        "--generation-database",
+        "none",
+        "--request-timeout",
+        "60",
+        "--no-color",
+    ]
+    env = clean_env(PYTHONPATH=str(ROOT), SCHEMATHESIS_HOOKS="tests.integration.schemathesis_hooks")
+    env["ST_KNOWN_IDS"] = json.dumps(known_ids)
+    run = subprocess.run(command, cwd=tmp, env=env, capture_output=True, text=True, timeout=900)
+    # Shown with `pytest -s`: what was run and the summary line.
+    print(run.stdout[run.stdout.rfind("SUMMARY") :])
+    assert run.returncode == 0, f"schemathesis found problems:\n{run.stdout[-20000:]}\n{run.stderr[-3000:]}"
+    assert "Tested: " in run.stdout and " failure" not in run.stdout.strip().splitlines()[-1]
