@@ -1,3 +1,5 @@
+# mypy: disable-error-code="attr-defined,union-attr,arg-type,override"
+# (kombu's SQLAlchemy transport, which this subclasses, is loosely typed.)
 """The embedded Celery broker: kombu's SQLAlchemy transport on its own SQLite file, made safe.
 
 Selected by ``CELERY_BROKER_TRANSPORT`` when ``CELERY_BROKER_URL`` is a ``sqlite://``

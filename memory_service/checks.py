@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.core.checks import Error, register
-from django.db.backends.sqlite3.base import Database
+from django.db.backends.sqlite3.base import Database  # type: ignore[attr-defined]  # the driver module Django loaded
 
 from memory_service.sqlite_driver import known_problem
 
