@@ -31,4 +31,7 @@ api.add_router("", privacy_router)
 
 @api.exception_handler(ServiceError)
 def service_error(request, exc: ServiceError):
-    return api.create_response(request, {"detail": exc.detail, **exc.extra}, status=exc.status)
+    response = api.create_response(request, {"detail": exc.detail, **exc.extra}, status=exc.status)
+    for name, value in getattr(exc, "headers", {}).items():
+        response[name] = value
+    return response

@@ -7,12 +7,14 @@ from ninja.security import HttpBearer
 from facts.bookkeeping import note_key_used
 from facts.models import ApiKey, Tenant
 from memory_service.errors import ScopeDenied
+from memory_service.ratelimit import check_rate
 
 
 class ApiKeyAuth(HttpBearer):
     def authenticate(self, request, token: str) -> ApiKey | None:
         key = ApiKey.objects.for_key(token)
         if key is not None:
+            check_rate(key.key_hash, request)
             note_key_used(key)
         return key
 

@@ -219,3 +219,26 @@ MEMORY_CONTEXT_STALE_DAYS = env.int("MEMORY_CONTEXT_STALE_DAYS", default=90)
 MEMORY_CONTEXT_TASK_STALE_DAYS = env.int("MEMORY_CONTEXT_TASK_STALE_DAYS", default=14)
 # Bearer token for the Prometheus endpoint /metrics; empty = loopback clients only.
 METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+
+# --- API: rate limits per key and route class (docs/api.md) ---------------------------
+# "N/sec", "N/min", "N/hour" or "N/day"; "off" (or empty) turns a class off.
+MEMORY_RATE_LIMIT_READ = env.str("MEMORY_RATE_LIMIT_READ", default="1200/min")
+MEMORY_RATE_LIMIT_WRITE = env.str("MEMORY_RATE_LIMIT_WRITE", default="1200/min")
+MEMORY_RATE_LIMIT_RECALL = env.str("MEMORY_RATE_LIMIT_RECALL", default="1200/min")
+# Counters are shared by all server processes: Redis when one is configured,
+# else files under var/ratelimit (no database write lock taken).
+_redis_url = env.str("REDIS_URL", default="") or (
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else ""
+)
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "ratelimit": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _redis_url}
+        if _redis_url
+        else {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "ratelimit"),
+            "OPTIONS": {"MAX_ENTRIES": 10_000},
+        }
+    ),
+}
