@@ -242,3 +242,8 @@ CACHES = {
         }
     ),
 }
+
+# --- Request path: buffered log rows and the API-key cache (docs/measurements.md) ---
+MEMORY_LOG_BUFFER_ROWS = env.int("MEMORY_LOG_BUFFER_ROWS", default=200)
+MEMORY_LOG_BUFFER_SECONDS = env.float("MEMORY_LOG_BUFFER_SECONDS", default=2.0)
+MEMORY_API_KEY_CACHE_SECONDS = env.float("MEMORY_API_KEY_CACHE_SECONDS", default=30.0)
