@@ -72,9 +72,12 @@ class ApiKey(models.Model):
         return scope in self.scopes or "admin" in self.scopes
 
     def revoke(self) -> None:
+        from facts.key_cache import forget  # the cache imports this module
+
         if self.revoked_at is None:
             self.revoked_at = timezone.now()
             self.save(update_fields=["revoked_at"])
+        forget(self.key_hash)
 
 
 class MemoryUser(models.Model):

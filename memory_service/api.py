@@ -36,7 +36,10 @@ api.add_router("", privacy_router)
 
 @api.exception_handler(ServiceError)
 def service_error(request, exc: ServiceError):
-    return api.create_response(request, {"detail": exc.detail, **exc.extra}, status=exc.status)
+    response = api.create_response(request, {"detail": exc.detail, **exc.extra}, status=exc.status)
+    for name, value in getattr(exc, "headers", {}).items():  # e.g. Retry-After on a 429
+        response[name] = value
+    return response
 
 
 def _loc(loc) -> list:

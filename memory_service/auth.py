@@ -9,14 +9,17 @@ from __future__ import annotations
 from ninja.security import APIKeyHeader, HttpBearer
 
 from facts.bookkeeping import note_key_used
+from facts.key_cache import key_for
 from facts.models import ApiKey, Tenant
 from memory_service.errors import ScopeDenied
+from memory_service.ratelimit import check_rate
 
 
 class ApiKeyAuth(HttpBearer):
     def authenticate(self, request, token: str) -> ApiKey | None:
-        key = ApiKey.objects.for_key(token)
+        key = key_for(token)
         if key is not None:
+            check_rate(key.key_hash, request)
             note_key_used(key)
         return key
 

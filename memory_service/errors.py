@@ -32,3 +32,13 @@ class Rejected(ServiceError):
     def __init__(self, rule: str, detail: str):
         super().__init__(detail, rule=rule)
         self.rule = rule
+
+
+class RateLimited(ServiceError):
+    """Over the key's request rate; `retry_after` seconds until the window resets."""
+
+    status = 429
+
+    def __init__(self, detail: str, retry_after: int):
+        super().__init__(detail, retry_after=retry_after)
+        self.headers = {"Retry-After": str(retry_after)}

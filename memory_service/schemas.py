@@ -26,17 +26,20 @@ class Message(Schema):
     errors: list[ValidationIssue] | None = Field(
         None, description="422 only: each place where the request does not fit this schema"
     )
+    retry_after: int | None = Field(None, description="429 only: seconds until the key may send again")
 
 
 # Every status an error can carry, each with the same body (memory_service.api
 # maps ServiceError, ninja's validation and parse errors to it). 400 is only for
-# a body that is not JSON, so only routes that read a body list it.
-ERRORS = {400: Message, 401: Message, 403: Message, 404: Message, 409: Message, 422: Message}
+# a body that is not JSON, so only routes that read a body list it. Every route
+# that takes a key (401) can also answer 429 (memory_service.ratelimit).
+ERRORS = {400: Message, 401: Message, 403: Message, 404: Message, 409: Message, 422: Message, 429: Message}
 
 
 def errors(*statuses: int) -> dict[int, type[Message]]:
-    """The subset of ERRORS a route can return, for its `response=`."""
-    return {status: ERRORS[status] for status in statuses}
+    """The subset of ERRORS a route can return, for its `response=` (429 with 401)."""
+    wanted = set(statuses) | ({429} if 401 in statuses else set())
+    return {status: ERRORS[status] for status in sorted(wanted)}
 
 
 # What the id rule of facts.services.users.validate_id accepts, stated for the

@@ -306,3 +306,31 @@ MEMORY_CONTEXT_TASK_STALE_DAYS = env.int("MEMORY_CONTEXT_TASK_STALE_DAYS", defau
 # with no reverse proxy on this host, since a proxy's requests come from loopback).
 METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
 METRICS_ALLOW_LOOPBACK = env.bool("METRICS_ALLOW_LOOPBACK", default=False)
+
+# --- API: rate limits per key and route class (docs/api.md) ---------------------------
+# "N/sec", "N/min", "N/hour" or "N/day"; "off" (or empty) turns a class off.
+MEMORY_RATE_LIMIT_READ = env.str("MEMORY_RATE_LIMIT_READ", default="1200/min")
+MEMORY_RATE_LIMIT_WRITE = env.str("MEMORY_RATE_LIMIT_WRITE", default="1200/min")
+MEMORY_RATE_LIMIT_RECALL = env.str("MEMORY_RATE_LIMIT_RECALL", default="1200/min")
+# Counters are shared by all server processes: Redis when one is configured,
+# else files under var/ratelimit (no database write lock taken).
+_redis_url = env.str("REDIS_URL", default="") or (
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else ""
+)
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "ratelimit": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _redis_url}
+        if _redis_url
+        else {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "ratelimit"),
+            "OPTIONS": {"MAX_ENTRIES": 10_000},
+        }
+    ),
+}
+
+# --- Request path: buffered log rows and the API-key cache (docs/measurements.md) ---
+MEMORY_LOG_BUFFER_ROWS = env.int("MEMORY_LOG_BUFFER_ROWS", default=200)
+MEMORY_LOG_BUFFER_SECONDS = env.float("MEMORY_LOG_BUFFER_SECONDS", default=2.0)
+MEMORY_API_KEY_CACHE_SECONDS = env.float("MEMORY_API_KEY_CACHE_SECONDS", default=30.0)

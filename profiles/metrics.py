@@ -27,6 +27,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from facts.models import ActorKind, Fact, FactHistory, HistoryAction, Tenant, Turn, TurnState
+from memory_service import logbuffer
 from profiles.models import ContextLog
 
 WINDOWS = {"1h": timedelta(hours=1), "24h": timedelta(hours=24), "7d": timedelta(days=7), "30d": timedelta(days=30)}
@@ -59,6 +60,7 @@ def _rate(part: int, whole: int) -> float | None:
 def recall_metrics(tenant: Tenant, since: datetime, until: datetime) -> dict:
     from recall.models import RecallLog  # recall owns the log; imported when needed
 
+    logbuffer.flush()  # this process's buffered rows count too
     logs = RecallLog.objects.filter(tenant=tenant, created_at__gte=since, created_at__lt=until)
     rows = list(logs.values_list("mode", "degraded", "lexical_hits", "vector_hits", "returned", "latency_ms"))
     lexical_runs = [r for r in rows if r[0] in ("hybrid", "lexical")]
@@ -189,6 +191,7 @@ def extraction_metrics(tenant: Tenant, since: datetime, until: datetime, bucket:
 
 
 def context_metrics(tenant: Tenant, since: datetime, until: datetime) -> dict:
+    logbuffer.flush()
     rows = list(
         ContextLog.objects.filter(tenant=tenant, created_at__gte=since, created_at__lt=until).values_list(
             "tokens", "max_tokens", "dropped", "withheld_sensitive", "latency_ms"

@@ -13,6 +13,7 @@ from prometheus_client import CollectorRegistry, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
 from facts.models import Tenant, Turn
+from memory_service import logbuffer
 from profiles import metrics
 from profiles.models import ContextLog, Profile
 
@@ -92,6 +93,7 @@ def _add_tenant_window(g: dict[str, GaugeMetricFamily], tenant: Tenant) -> None:
 def _recall_requests(names: dict[str, str]) -> CounterMetricFamily:
     from recall.models import RecallLog
 
+    logbuffer.flush()  # this process's buffered rows count too
     recalls = CounterMetricFamily(
         "memory_recall_requests", "Recall requests by mode.", labels=[*TENANT_LABELS, "mode", "degraded"]
     )

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from facts.models import Fact, MemoryUser, Turn, TurnState
 from memory_service.errors import Rejected
+from memory_service.logbuffer import save_later
 from profiles.context import ContextBlock, Policy, build_block
 from profiles.models import ContextLog, Profile, ProfileTrigger
 from profiles.projection import build_profile, fact_item
@@ -162,14 +163,16 @@ def context_block(*, user: MemoryUser, query: str | None, max_tokens: int) -> Co
         profile, recalled, max_tokens=max_tokens, topics=query_topics(query), matched_ids=matched, policy=policy
     )
     block.recall = recall_info
-    ContextLog.objects.create(
-        tenant_id=user.tenant_id,
-        max_tokens=max_tokens,
-        tokens=block.tokens,
-        items=block.items,
-        dropped=len(block.dropped) - block.withheld_sensitive,
-        withheld_sensitive=block.withheld_sensitive,
-        had_query=bool(query),
-        latency_ms=(time.perf_counter() - started) * 1000,
+    save_later(
+        ContextLog(
+            tenant_id=user.tenant_id,
+            max_tokens=max_tokens,
+            tokens=block.tokens,
+            items=block.items,
+            dropped=len(block.dropped) - block.withheld_sensitive,
+            withheld_sensitive=block.withheld_sensitive,
+            had_query=bool(query),
+            latency_ms=(time.perf_counter() - started) * 1000,
+        )
     )
     return block

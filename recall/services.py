@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from facts.models import Fact, FactEntity, MemoryUser
 from memory_service.errors import Rejected
+from memory_service.logbuffer import save_later
 from recall import fusion
 from recall.as_of import Snapshot
 from recall.dates import windows as query_windows
@@ -294,16 +295,18 @@ def _log(plan: _Plan, result: RecallResult, lists: _Lists) -> None:
     """One RecallLog row: counts and timing, never the user's text."""
     from recall.models import RecallLog
 
-    RecallLog.objects.create(
-        tenant_id=plan.user.tenant_id,
-        mode=result.mode,
-        degraded=result.degraded,
-        k=plan.k,
-        returned=len(result.items),
-        lexical_hits=len(lists.lexical),
-        vector_hits=len(lists.vector),
-        supplement_hits=result.stats["supplement_hits"],
-        latency_ms=result.stats["latency_ms"],
+    save_later(
+        RecallLog(
+            tenant_id=plan.user.tenant_id,
+            mode=result.mode,
+            degraded=result.degraded,
+            k=plan.k,
+            returned=len(result.items),
+            lexical_hits=len(lists.lexical),
+            vector_hits=len(lists.vector),
+            supplement_hits=result.stats["supplement_hits"],
+            latency_ms=result.stats["latency_ms"],
+        )
     )
 
 

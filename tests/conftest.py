@@ -35,6 +35,15 @@ def celery_eager():
     yield
 
 
+@pytest.fixture(autouse=True, scope="session")
+def log_rows_written_at_once():
+    """Log rows are saved in the request, as if unbuffered; tests of the buffer turn it on."""
+    from django.conf import settings
+
+    settings.MEMORY_LOG_BUFFER_ROWS = 0
+    yield
+
+
 @pytest.fixture
 def alice(db):
     return make_tenant("alice")

@@ -1,0 +1,77 @@
+"""Fixed-window request limits per API key and route class (read, write, recall).
+
+Counted in the `ratelimit` cache (Redis, or files under var/ratelimit), so every
+server process sees the same counts and no request takes SQLite's write lock.
+The check runs during authentication, before any handler: a refused request
+writes nothing. See docs/api.md, "Rate limits".
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+
+from django.conf import settings
+from django.core.cache import caches
+from django.core.exceptions import ImproperlyConfigured
+
+from memory_service.errors import RateLimited
+
+PERIOD_SECONDS = {"s": 1, "sec": 1, "second": 1, "min": 60, "minute": 60, "h": 3600, "hour": 3600, "day": 86400}
+RATE_PATTERN = re.compile(r"^\s*(\d+)\s*/\s*([a-z]+)\s*$")
+RECALL_SUFFIXES = ("/recall", "/context")
+
+
+@dataclass(frozen=True)
+class Rate:
+    requests: int
+    seconds: int
+
+
+@lru_cache(maxsize=16)
+def parse_rate(text: str) -> Rate | None:
+    """`"600/min"` -> Rate(600, 60); "off" or "" -> None (no limit)."""
+    if text.strip().lower() in ("", "off", "none"):
+        return None
+    match = RATE_PATTERN.match(text.lower())
+    if not match or match.group(2) not in PERIOD_SECONDS or int(match.group(1)) < 1:
+        raise ImproperlyConfigured(f"Bad rate limit {text!r}: use N/sec, N/min, N/hour, N/day or off.")
+    return Rate(int(match.group(1)), PERIOD_SECONDS[match.group(2)])
+
+
+def route_class(request) -> str:
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return "read"
+    if request.path.rstrip("/").endswith(RECALL_SUFFIXES):
+        return "recall"
+    return "write"
+
+
+def check_rate(key_hash: str, request) -> None:
+    """Count this request against its key's window; raise RateLimited when over."""
+    kind = route_class(request)
+    rate = parse_rate(getattr(settings, f"MEMORY_RATE_LIMIT_{kind.upper()}"))
+    if rate is None:
+        return
+    now = time.time()
+    window = int(now // rate.seconds)
+    used = _count(f"rl:{key_hash[:32]}:{kind}:{rate.seconds}:{window}", rate.seconds + 1)
+    if used > rate.requests:
+        retry_after = max(1, math.ceil((window + 1) * rate.seconds - now))
+        raise RateLimited(
+            f"Rate limit of {rate.requests} {kind} requests per {rate.seconds} s reached for this API key.",
+            retry_after=retry_after,
+        )
+
+
+def _count(cache_key: str, timeout: int) -> int:
+    cache = caches["ratelimit"]
+    cache.add(cache_key, 0, timeout=timeout)
+    try:
+        return cache.incr(cache_key)
+    except ValueError:  # the entry expired between add and incr
+        cache.set(cache_key, 1, timeout=timeout)
+        return 1
