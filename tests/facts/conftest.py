@@ -26,12 +26,18 @@ def broker(tmp_path):
         "control_folder": str(folders["control"]),
         "store_processed": False,
     }
-    saved = (celery_app.conf.task_always_eager, celery_app.conf.broker_url, celery_app.conf.broker_transport_options)
-    celery_app.conf.update(task_always_eager=False, broker_url="filesystem://", broker_transport_options=options)
+    conf = celery_app.conf
+    saved = (conf.task_always_eager, conf.broker_url, conf.broker_transport_options, conf.broker_transport)
+    # broker_transport names the embedded default's class and would win over the URL's scheme.
+    conf.update(
+        task_always_eager=False, broker_url="filesystem://", broker_transport_options=options, broker_transport=None
+    )
     bookkeeping._last_touch.clear()
     _drop_broker_connections()
     yield folders
-    celery_app.conf.update(task_always_eager=saved[0], broker_url=saved[1], broker_transport_options=saved[2])
+    conf.update(
+        task_always_eager=saved[0], broker_url=saved[1], broker_transport_options=saved[2], broker_transport=saved[3]
+    )
     _drop_broker_connections()
 
 
