@@ -64,3 +64,12 @@ def call_extractor(job: dict) -> None:
 @shared_task(name="facts.apply_extraction", queue=settings.MEMORY_QUEUE_DB, acks_late=True)
 def apply_extraction(job: dict, result: dict) -> None:
     apply(job, result)
+
+
+@shared_task(name="facts.expire_episodes", queue=settings.MEMORY_QUEUE_DB)
+def expire_episodes() -> dict:
+    """Periodic (CELERY_BEAT_SCHEDULE): the episode retention pass; nothing when it is off."""
+    from facts.services.retention import episodes_expire
+
+    run = episodes_expire()
+    return {} if run is None else {"turns": run.turns, "episodes": run.episodes}

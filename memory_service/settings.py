@@ -159,6 +159,11 @@ CELERY_TASK_DEFAULT_QUEUE = "db"
 MEMORY_QUEUE_DB = "db"
 MEMORY_QUEUE_LLM = "llm"
 MEMORY_QUEUE_EMBED = "embed"
+# `celery -A memory_service beat` runs the periodic tasks: episode retention (off unless
+# MEMORY_EPISODE_RETENTION_DAYS is set) once an hour.
+CELERY_BEAT_SCHEDULE = {
+    "expire-episodes": {"task": "facts.expire_episodes", "schedule": 3600.0, "options": {"queue": "db"}},
+}
 
 # --- Memory: write path (docs/design.md §3) ------------------------------------------------
 MEMORY_HIGH_RISK_CATEGORIES = env.list("MEMORY_HIGH_RISK_CATEGORIES", default=["identity", "health", "finance"])

@@ -100,3 +100,36 @@ def test_bad_sources_are_rejected_with_a_reason(api, sources):
     response = api.post("/users/u1/recall", {"query": "x", "sources": sources})
     assert response.status_code == 422, response.content
     assert b"sources" in response.content
+
+
+def test_export_lists_the_users_episodes(api, post_turn):
+    post_turn(api, "t1", DOG)
+    post_turn(api, "t2", "ok")  # skipped: a turn, no episode
+    body = api.get("/users/u1/export").json()
+    assert body["episodes"] == ["t1"]
+    assert [t["turn_id"] for t in body["turns"]] == ["t1", "t2"]
+
+
+def test_retention_removes_old_turns_and_their_episodes_and_keeps_a_count(
+    api, post_turn, settings, django_capture_on_commit_callbacks
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from facts.models import RetentionRun
+    from facts.services.retention import episodes_expire
+
+    post_turn(api, "t1", DOG)
+    post_turn(api, "t2", MARATHON)
+    Turn.objects.filter(turn_id="t1").update(occurred_at=timezone.now() - timedelta(days=40))
+    settings.MEMORY_EPISODE_RETENTION_DAYS = None
+    assert episodes_expire() is None and Turn.objects.count() == 2
+    settings.MEMORY_EPISODE_RETENTION_DAYS = 30
+    with django_capture_on_commit_callbacks(execute=True):
+        run = episodes_expire()
+    assert (run.turns, run.episodes) == (1, 1)
+    assert list(Turn.objects.values_list("turn_id", flat=True)) == ["t2"]
+    assert fts.total_rows(EPISODES) == 1 and vec.total_rows(EPISODES) == 1
+    assert DOG not in episode_texts(recall(api, "dog Biscuit", sources=["episodes"], k=10))
+    assert RetentionRun.objects.get().retention_days == 30
