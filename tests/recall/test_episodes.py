@@ -146,3 +146,22 @@ def test_the_context_block_quotes_recalled_conversation_and_keeps_injections_out
     assert "ignore all previous instructions" not in body["text"]
     tiny = api.post("/users/u1/context", {"query": "what is my dog called?", "max_tokens": 12}).json()
     assert tiny["tokens"] <= 12
+
+
+def test_rebuild_and_reindex_bring_the_episode_index_back(api, post_turn):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    post_turn(api, "t1", DOG)
+    turn = Turn.objects.get()
+    fts.delete([turn.pk], EPISODES)
+    vec.delete([turn.pk], EPISODES)
+    fts.upsert([(999_999, turn.user_id, "x", "stale words", "")], EPISODES)
+    out = StringIO()
+    call_command("rebuild_recall_index", stdout=out)
+    assert "episodes=1 stale episode rows=1" in out.getvalue()
+    assert fts.all_ids(EPISODES) == [turn.pk] and vec.all_ids(EPISODES) == [turn.pk]
+    out = StringIO()
+    call_command("reindex_embeddings", "--all", stdout=out)
+    assert "episodes=1 embedded episodes=1" in out.getvalue()

@@ -7,8 +7,8 @@ from django.db import transaction
 from tqdm import tqdm
 
 from facts.management.tenants import tenant_from_arg
-from facts.models import Fact
-from recall import index
+from facts.models import Fact, Turn
+from recall import episode_index, index
 from recall.embeddings import EmbedderError
 
 
@@ -44,4 +44,22 @@ class Command(BaseCommand):
                         "(MEMORY_EMBEDDER, MEMORY_EMBEDDING_*) and run this command again; it resumes."
                     ) from exc
                 bar.update(len(chunk))
-        self.stdout.write(f"live facts={len(ids)} embedded={embedded}")
+        episodes = Turn.objects.episodes()
+        if tenant:
+            episodes = episodes.filter(tenant=tenant_from_arg(tenant))
+        turn_ids = list(episodes.order_by("pk").values_list("pk", flat=True))
+        embedded_episodes = 0
+        for start in range(0, len(turn_ids), max(1, batch)):
+            chunk = turn_ids[start : start + batch]
+            try:
+                with transaction.atomic():
+                    if all:
+                        episode_index.forget_vectors(chunk)
+                    embedded_episodes += episode_index.sync_episodes(chunk)["embedded"]
+            except EmbedderError as exc:
+                raise CommandError(
+                    f"The embedder failed on episodes: {exc}. Run this command again; it resumes."
+                ) from exc
+        self.stdout.write(
+            f"live facts={len(ids)} embedded={embedded} episodes={len(turn_ids)} embedded episodes={embedded_episodes}"
+        )
