@@ -290,6 +290,13 @@ class TurnState(models.TextChoices):
     FAILED = "failed"
 
 
+class TurnQuerySet(models.QuerySet):
+    def episodes(self) -> TurnQuerySet:
+        """The turns recall may return as episodes (docs/design.md §10): extraction finished
+        `done` (not skipped by the salience gate, not failed), episode not withdrawn."""
+        return self.filter(state=TurnState.DONE, episode_withdrawn=False)
+
+
 class Turn(models.Model):
     id = models.BigAutoField(primary_key=True)
     tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+")
@@ -311,6 +318,10 @@ class Turn(models.Model):
     extractor = models.CharField(max_length=32, blank=True, default="")
     # What applying this turn changed: {"added": [...], "superseded": [...], ...}
     outcome = models.JSONField(default=dict, blank=True)
+    # Set when a fact from this turn is forgotten: its words leave episode recall too.
+    episode_withdrawn = models.BooleanField(default=False)
+
+    objects = TurnQuerySet.as_manager()
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "turn_id"], name="turn_unique_per_user")]
@@ -339,6 +350,20 @@ class AppliedChange(models.Model):
     idempotency_key = models.CharField(max_length=64, unique=True)
     fact_uuid = models.UUIDField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
+
+
+class RetentionRun(models.Model):
+    """One pass of the episode retention task: counts only, no personal data."""
+
+    ran_at = models.DateTimeField(default=timezone.now, db_index=True)
+    retention_days = models.PositiveIntegerField()
+    cutoff = models.DateTimeField()
+    turns = models.PositiveIntegerField(default=0)
+    episodes = models.PositiveIntegerField(default=0)
+    facts_reindexed = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-ran_at"]
 
 
 class DeletionReceipt(models.Model):

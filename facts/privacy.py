@@ -59,6 +59,8 @@ KIND_LABELS = {
     "applied_changes": "Applied-change ledger rows",
     "fts_rows": "Lexical index rows",
     "vectors": "Vector index rows",
+    "episode_rows": "Episode index rows",
+    "episode_vectors": "Episode vector rows",
     "profiles": "Profiles",
 }
 
@@ -278,6 +280,7 @@ def _turn_entry(turn: Turn) -> dict:
         "last_error": turn.last_error,
         "extractor": turn.extractor,
         "outcome": turn.outcome,
+        "episode_withdrawn": turn.episode_withdrawn,
     }
 
 
@@ -335,6 +338,10 @@ def user_export(*, user: MemoryUser) -> dict:
             for edge in edges
         ],
         "turns": [_turn_entry(t) for t in Turn.objects.filter(user=user).order_by("occurred_at", "id")],
+        # The turns recall may return as episodes (docs/design.md §10); their words are under "turns".
+        "episodes": list(
+            Turn.objects.episodes().filter(user=user).order_by("occurred_at", "id").values_list("turn_id", flat=True)
+        ),
         "session_cursors": [
             {"session_id": c.session_id, "updated_at": _iso(c.updated_at)}
             for c in SessionCursor.objects.filter(user=user).order_by("session_id")

@@ -79,3 +79,12 @@ def sweep_turns() -> int:
     from facts.services.turns import turns_sweep  # the turns service imports this module
 
     return turns_sweep()
+
+
+@shared_task(name="facts.expire_episodes", queue=settings.MEMORY_QUEUE_DB)
+def expire_episodes() -> dict:
+    """Periodic (CELERY_BEAT_SCHEDULE): the episode retention pass; nothing when it is off."""
+    from facts.services.retention import episodes_expire
+
+    run = episodes_expire()
+    return {} if run is None else {"turns": run.turns, "episodes": run.episodes}

@@ -262,6 +262,8 @@ MEMORY_TURN_STUCK_SECONDS = env.int(
 MEMORY_TURN_MAX_ATTEMPTS = env.int("MEMORY_TURN_MAX_ATTEMPTS", default=5)
 CELERY_BEAT_SCHEDULE = {
     "sweep-turns": {"task": "facts.sweep_turns", "schedule": float(MEMORY_TURN_SWEEP_SECONDS)},
+    # Episode retention (off unless MEMORY_EPISODE_RETENTION_DAYS is set), once an hour.
+    "expire-episodes": {"task": "facts.expire_episodes", "schedule": 3600.0, "options": {"queue": "db"}},
 }
 
 # --- Memory: embeddings and recall (docs/design.md §5) -------------------------------------
@@ -292,6 +294,9 @@ MEMORY_RECALL_EMBED_CONTEXT = env.bool("MEMORY_RECALL_EMBED_CONTEXT", default=Tr
 MEMORY_RECALL_EXCHANGE_CHARS = env.int("MEMORY_RECALL_EXCHANGE_CHARS", default=300)
 MEMORY_RECALL_HALF_LIFE_DAYS = env.float("MEMORY_RECALL_HALF_LIFE_DAYS", default=7.0)
 MEMORY_RECALL_TIME_WEIGHT = env.float("MEMORY_RECALL_TIME_WEIGHT", default=3.0)
+MEMORY_RECALL_EPISODE_MERGE = env.bool("MEMORY_RECALL_EPISODE_MERGE", default=True)
+# Episodes (processed turns) older than this many days are deleted by a periodic task; unset keeps them.
+MEMORY_EPISODE_RETENTION_DAYS = env.int("MEMORY_EPISODE_RETENTION_DAYS", default=None)
 
 # --- Memory: profiles and context (docs/design.md §6) --------------------------------------
 MEMORY_PROFILE_EVERY_TURNS = env.int("MEMORY_PROFILE_EVERY_TURNS", default=5)

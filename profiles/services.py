@@ -127,14 +127,45 @@ def profile_should_project(user_pk: int) -> bool:
 # --- Context block -------------------------------------------------------------------
 
 
+def _sources(user: MemoryUser) -> tuple[str, ...]:
+    """Episodes join the context once the user has any (docs/design.md §10)."""
+    return ("facts", "episodes") if user.turns.episodes().exists() else ("facts",)
+
+
+def _episode_item(hit) -> dict | None:
+    """A recalled episode as a context item; None when its words fail the injection floor
+    (facts/guard.py): a quoted message still must not be able to steer the prompt."""
+    from facts.guard import check_untrusted_text
+
+    try:
+        check_untrusted_text(hit.text)
+    except Rejected:
+        return None
+    return {
+        "id": f"turn:{hit.turn.turn_id}",
+        "kind": "episode",
+        "text": hit.text[:500],
+        "category": "episode",
+        "confidence": 1.0,
+        "last_mentioned_at": hit.turn.occurred_at.isoformat(),
+    }
+
+
 def _recall_for_context(user: MemoryUser, query: str) -> tuple[list[tuple[dict, float]], set[str], dict]:
     """Recall hits as profile items with their scores, the ids the query matched
     word for word (lexical signal), and the recall mode/degraded flags."""
     from recall.services import recall  # recall is its own app; imported when needed
 
-    result = recall(user=user, query=query, k=settings.MEMORY_RECALL_DEFAULT_K, mode="hybrid", log=True)
+    result = recall(
+        user=user, query=query, k=settings.MEMORY_RECALL_DEFAULT_K, mode="hybrid", log=True, sources=_sources(user)
+    )
     hits, matched = [], set()
     for hit in result.items:
+        if hit.kind == "episode":
+            episode = _episode_item(hit)
+            if episode is not None:
+                hits.append((episode, round(float(hit.score), 6)))
+            continue
         if not hit.fact.is_live:
             continue
         item = fact_item(hit.fact)

@@ -7,7 +7,9 @@ an extractor keeps as the fact's source). Corpus `turns`: every turn is a fact
 "Speaker: text" (plus the image caption). The dialogue is also stored as Turn
 rows and each fact names its source turn, as extraction does, so the index
 adds the exchange around it (the message answered, the reply). QA items of
-categories 1-4 are the queries.
+categories 1-4 are the queries. Corpus `both`: the observations as facts and
+every turn as an episode of the same user (docs/design.md §10), recalled with
+sources facts and episodes; an episode covers its own dialogue id.
 """
 
 from __future__ import annotations
@@ -26,11 +28,11 @@ from django.db import transaction
 
 from facts.models import Fact, MemoryUser, Tenant, Turn, TurnState
 from facts.services import text_hash
-from recall import index
+from recall import episode_index, index
 from recall.embeddings import query_cache
 from recall.services import recall
 
-CORPORA = ("observations", "turns")
+CORPORA = ("observations", "turns", "both")
 _DIA = re.compile(r"D:?(\d+)\s*:\s*(\d+)")
 _SESSION = re.compile(r"^session_(\d+)$")
 
@@ -206,6 +208,7 @@ class CachingEmbedder:
 class Loaded:
     tenant: Tenant
     users: list[tuple[MemoryUser, dict[int, set[str]], list[tuple[str, set[str]]]]] = field(default_factory=list)
+    episodes: dict[int, set[str]] = field(default_factory=dict)  # Turn pk -> its dialogue id (corpus both)
 
 
 def load(
@@ -214,7 +217,7 @@ def load(
     tenant = Tenant.objects.create(name=f"eval-{corpus}-{uuid.uuid4().hex[:8]}")
     loaded = Loaded(tenant)
     for name, conv in conversations:
-        items = corpus_items(conv, corpus, with_context=with_context)
+        items = corpus_items(conv, "observations" if corpus == "both" else corpus, with_context=with_context)
         with transaction.atomic():
             user = MemoryUser.objects.create(tenant=tenant, external_id=f"locomo-{name}")
             turn_rows = Turn.objects.bulk_create(
@@ -232,7 +235,7 @@ def load(
                     )
                     for spec in conversation_turns(conv)
                 ]
-                if with_context
+                if with_context or corpus == "both"
                 else [],
                 batch_size=500,
             )
@@ -263,19 +266,43 @@ def load(
                 index.index_now(ids[start : start + 256], embedder)
             if progress:
                 progress(len(ids[start : start + 256]))
+        if corpus == "both":
+            _index_episodes(loaded, turn_rows, embedder)
         loaded.users.append((user, provenance, questions(conv)))
     return loaded
+
+
+def _index_episodes(loaded: Loaded, turns: list[Turn], embedder) -> None:
+    """Every turn as an episode, as the service indexes a turn processed `done`."""
+    for start in range(0, len(turns), 256):
+        with transaction.atomic():
+            episode_index.sync_episodes([t.pk for t in turns[start : start + 256]], embedder)
+    loaded.episodes.update({t.pk: {t.turn_id} for t in turns})
 
 
 def unload(loaded: Loaded) -> None:
     with transaction.atomic():
         for user, _, _ in loaded.users:
             index.erase_user(user.pk)
+            episode_index.erase_user(user.pk)
         loaded.tenant.delete()
 
 
+def covered_by(hit, provenance: dict[int, set[str]], episodes: dict[int, set[str]]) -> set[str]:
+    """The dialogue ids one recalled item covers: its own, and those of the items folded into it."""
+    own = provenance.get(hit.fact.pk, set()) if hit.kind == "fact" else episodes.get(hit.turn.pk, set())
+    for inner in hit.folded:
+        own = own | covered_by(inner, provenance, episodes)
+    return own
+
+
 def evaluate(
-    loaded: Loaded, modes: list[str], ks: list[int], progress: Callable | None = None, time_embedding: bool = True
+    loaded: Loaded,
+    modes: list[str],
+    ks: list[int],
+    progress: Callable | None = None,
+    time_embedding: bool = True,
+    sources: tuple[str, ...] = ("facts",),
 ) -> dict:
     results: dict[str, dict] = {}
     depth = max(ks + [10])
@@ -290,15 +317,15 @@ def evaluate(
                 # "recency": the most recent facts whatever the question (recall of an empty query),
                 # the baseline a recency-led strategy for users with few facts would have to beat.
                 result = (
-                    recall(user=user, query="", k=depth, log=False)
+                    recall(user=user, query="", k=depth, log=False, sources=sources)
                     if mode == "recency"
-                    else recall(user=user, query=question, k=depth, mode=mode, log=False)
+                    else recall(user=user, query=question, k=depth, mode=mode, log=False, sources=sources)
                 )
                 latencies.append((time.perf_counter() - started) * 1000)
                 covered_at: list[set[str]] = []
                 covered: set[str] = set()
                 for hit in result.items:
-                    covered |= provenance.get(hit.fact.pk, set())
+                    covered |= covered_by(hit, provenance, loaded.episodes)
                     covered_at.append(set(covered))
                 for k in ks:
                     got = covered_at[min(k, len(covered_at)) - 1] if covered_at else set()
@@ -346,3 +373,11 @@ ABLATION: list[tuple[str, bool, dict]] = [
     ("+ time list for dates the query names", True, {"MEMORY_RECALL_EXCHANGE_CHARS": 0}),
 ]
 DEFAULT_ROW = "+ the exchange around the source turn indexed (the defaults)"
+
+# Corpus `both`: the same loaded user recalled from each source, and both without the fold.
+SOURCE_ABLATION: list[tuple[str, tuple[str, ...], dict]] = [
+    ("facts only (observations)", ("facts",), {}),
+    ("episodes only (turns)", ("episodes",), {}),
+    ("both, fused by score, no fold", ("facts", "episodes"), {"MEMORY_RECALL_EPISODE_MERGE": False}),
+    ("both, a fact and its source turn folded (the default)", ("facts", "episodes"), {}),
+]

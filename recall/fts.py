@@ -1,4 +1,5 @@
-"""Raw SQL over the FTS5 index (recall_fts) and its bookkeeping table (recall_doc).
+"""Raw SQL over an FTS5 index and its bookkeeping table: the facts' (recall_fts,
+recall_doc) by default, the episodes' with `t=EPISODES` (recall.tables).
 
 All statements are parameterised; MATCH strings come only from
 recall.query.match_expression (quoted alphanumeric terms).
@@ -11,6 +12,7 @@ from collections.abc import Iterable
 from django.db import connection
 
 from recall.query import indexed_text, match_expression
+from recall.tables import FACTS, Tables
 
 # bm25 column weights: the fact's own words count fully, the context it was
 # stated in (source excerpt, neighbouring turn) counts for less.
@@ -18,81 +20,81 @@ BODY_WEIGHT = 1.0
 CONTEXT_WEIGHT = 0.6
 
 
-def upsert(rows: Iterable[tuple[int, int, str, str, str]]) -> int:
+def upsert(rows: Iterable[tuple[int, int, str, str, str]], t: Tables = FACTS) -> int:
     """(fact_id, user_id, text_hash, body, context) rows; replaces what was indexed."""
     rows = list(rows)
     if not rows:
         return 0
     ids = [(r[0],) for r in rows]
     with connection.cursor() as cursor:
-        cursor.executemany("DELETE FROM recall_fts WHERE rowid = %s", ids)
-        cursor.executemany("DELETE FROM recall_doc WHERE fact_id = %s", ids)
-    return insert_new(rows)
+        cursor.executemany(f"DELETE FROM {t.fts} WHERE rowid = %s", ids)
+        cursor.executemany(f"DELETE FROM {t.doc} WHERE {t.id} = %s", ids)
+    return insert_new(rows, t)
 
 
-def insert_new(rows: Iterable[tuple[int, int, str, str, str]]) -> int:
+def insert_new(rows: Iterable[tuple[int, int, str, str, str]], t: Tables = FACTS) -> int:
     """Like upsert, for rows known to be absent (bulk builds): no delete first."""
     rows = list(rows)
     with connection.cursor() as cursor:
         cursor.executemany(
-            "INSERT INTO recall_fts(rowid, body, context) VALUES (%s, %s, %s)",
+            f"INSERT INTO {t.fts}(rowid, body, context) VALUES (%s, %s, %s)",
             [(fid, indexed_text(uid, body), indexed_text(uid, context)) for fid, uid, _, body, context in rows],
         )
         cursor.executemany(
-            "INSERT INTO recall_doc(fact_id, user_id, text_hash) VALUES (%s, %s, %s)",
+            f"INSERT INTO {t.doc}({t.id}, user_id, text_hash) VALUES (%s, %s, %s)",
             [(fid, uid, digest) for fid, uid, digest, _, _ in rows],
         )
     return len(rows)
 
 
-def delete(fact_ids: Iterable[int]) -> int:
+def delete(fact_ids: Iterable[int], t: Tables = FACTS) -> int:
     ids = [(int(i),) for i in fact_ids]
     if not ids:
         return 0
     with connection.cursor() as cursor:
         present = 0
         for (fid,) in ids:
-            cursor.execute("SELECT 1 FROM recall_doc WHERE fact_id = %s", [fid])
+            cursor.execute(f"SELECT 1 FROM {t.doc} WHERE {t.id} = %s", [fid])
             present += cursor.fetchone() is not None
-        cursor.executemany("DELETE FROM recall_fts WHERE rowid = %s", ids)
-        cursor.executemany("DELETE FROM recall_doc WHERE fact_id = %s", ids)
+        cursor.executemany(f"DELETE FROM {t.fts} WHERE rowid = %s", ids)
+        cursor.executemany(f"DELETE FROM {t.doc} WHERE {t.id} = %s", ids)
     return present
 
 
-def delete_user(user_id: int) -> int:
+def delete_user(user_id: int, t: Tables = FACTS) -> int:
     with connection.cursor() as cursor:
-        cursor.execute("SELECT fact_id FROM recall_doc WHERE user_id = %s", [user_id])
+        cursor.execute(f"SELECT {t.id} FROM {t.doc} WHERE user_id = %s", [user_id])
         ids = [(row[0],) for row in cursor.fetchall()]
-        cursor.executemany("DELETE FROM recall_fts WHERE rowid = %s", ids)
-        cursor.execute("DELETE FROM recall_doc WHERE user_id = %s", [user_id])
+        cursor.executemany(f"DELETE FROM {t.fts} WHERE rowid = %s", ids)
+        cursor.execute(f"DELETE FROM {t.doc} WHERE user_id = %s", [user_id])
     return len(ids)
 
 
-def count_user(user_id: int) -> int:
+def count_user(user_id: int, t: Tables = FACTS) -> int:
     with connection.cursor() as cursor:
-        cursor.execute("SELECT COUNT(*) FROM recall_doc WHERE user_id = %s", [user_id])
+        cursor.execute(f"SELECT COUNT(*) FROM {t.doc} WHERE user_id = %s", [user_id])
         return int(cursor.fetchone()[0])
 
 
-def indexed_hashes(fact_ids: Iterable[int]) -> dict[int, str]:
+def indexed_hashes(fact_ids: Iterable[int], t: Tables = FACTS) -> dict[int, str]:
     ids = [int(i) for i in fact_ids]
     found: dict[int, str] = {}
     with connection.cursor() as cursor:
         for fid in ids:
-            cursor.execute("SELECT text_hash FROM recall_doc WHERE fact_id = %s", [fid])
+            cursor.execute(f"SELECT text_hash FROM {t.doc} WHERE {t.id} = %s", [fid])
             row = cursor.fetchone()
             if row:
                 found[fid] = row[0]
     return found
 
 
-def user_doc_count(user_id: int) -> int:
+def user_doc_count(user_id: int, t: Tables = FACTS) -> int:
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM recall_doc WHERE user_id = %s", [user_id])
+        cursor.execute(f"SELECT count(*) FROM {t.doc} WHERE user_id = %s", [user_id])
         return cursor.fetchone()[0]
 
 
-def doc_frequencies(user_id: int, terms: list[str]) -> dict[str, int]:
+def doc_frequencies(user_id: int, terms: list[str], t: Tables = FACTS) -> dict[str, int]:
     """How many of the user's indexed facts contain each term (per-user posting list length)."""
     freqs: dict[str, int] = {}
     with connection.cursor() as cursor:
@@ -100,32 +102,31 @@ def doc_frequencies(user_id: int, terms: list[str]) -> dict[str, int]:
             expression = match_expression(user_id, [term])
             if not expression:
                 continue
-            cursor.execute("SELECT count(*) FROM recall_fts WHERE recall_fts MATCH %s", [expression])
+            cursor.execute(f"SELECT count(*) FROM {t.fts} WHERE {t.fts} MATCH %s", [expression])
             freqs[term] = cursor.fetchone()[0]
     return freqs
 
 
-def search(user_id: int, terms: list[str], limit: int) -> list[tuple[int, float]]:
+def search(user_id: int, terms: list[str], limit: int, t: Tables = FACTS) -> list[tuple[int, float]]:
     """BM25 over the user's namespaced terms: [(fact_id, bm25 score, lower is better)]."""
     expression = match_expression(user_id, terms)
     if not expression:
         return []
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT rowid, bm25(recall_fts, %s, %s) AS score FROM recall_fts "
-            "WHERE recall_fts MATCH %s ORDER BY score LIMIT %s",
+            f"SELECT rowid, bm25({t.fts}, %s, %s) AS score FROM {t.fts} WHERE {t.fts} MATCH %s ORDER BY score LIMIT %s",
             [BODY_WEIGHT, CONTEXT_WEIGHT, expression, limit],
         )
         return [(row[0], row[1]) for row in cursor.fetchall()]
 
 
-def all_ids() -> list[int]:
+def all_ids(t: Tables = FACTS) -> list[int]:
     with connection.cursor() as cursor:
-        cursor.execute("SELECT fact_id FROM recall_doc ORDER BY fact_id")
+        cursor.execute(f"SELECT {t.id} FROM {t.doc} ORDER BY {t.id}")
         return [row[0] for row in cursor.fetchall()]
 
 
-def total_rows() -> int:
+def total_rows(t: Tables = FACTS) -> int:
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM recall_doc")
+        cursor.execute(f"SELECT count(*) FROM {t.doc}")
         return cursor.fetchone()[0]

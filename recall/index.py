@@ -41,10 +41,15 @@ def document(fact: Fact, entity_names: list[str] | None = None, exchange: str = 
     key_words = fact.key.replace("_", " ").replace(".", " ").replace("-", " ") if fact.key else ""
     body = " ".join(part for part in (fact.text, key_words, " ".join(entity_names or [])) if part)
     context = " ".join(part for part in (fact.source_excerpt or "", exchange) if part)
-    embed_text = fact.text
+    return document_of_text(fact.pk, fact.user_id, fact.text, context, body)
+
+
+def document_of_text(pk: int, user_id: int, text: str, context: str, body: str | None = None) -> Document:
+    """A document from its text and context: the one rule for facts and episodes alike."""
+    embed_text = text
     if settings.MEMORY_RECALL_EMBED_CONTEXT and context:
-        embed_text = f"{fact.text}\n{context}"
-    return Document(fact.pk, fact.user_id, body, context, embed_text)
+        embed_text = f"{text}\n{context}"
+    return Document(pk, user_id, text if body is None else body, context, embed_text)
 
 
 def _exchanges(facts: list[Fact]) -> dict[int, str]:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Literal
 
 from ninja import Field, Schema
@@ -14,6 +15,8 @@ class RecallIn(ObjectIn):
     mode: Literal["hybrid", "lexical", "vector"] = "hybrid"
     budget_chars: Annotated[int, Field(ge=1, le=1_000_000), JSON_NUMBER] | None = None
     as_of: IsoDateTime | None = None
+    # Omitted: facts only, and the v1 response shape (no `kind`).
+    sources: list[Literal["facts", "episodes"]] | None = Field(None, min_length=1, max_length=2)
 
 
 class RecallHitOut(Schema):
@@ -22,7 +25,29 @@ class RecallHitOut(Schema):
     signals: dict
 
 
+class EpisodeOut(Schema):
+    turn_id: str
+    session_id: str
+    occurred_at: datetime
+    text: str
+    facts: list[str]  # ids of the live facts this turn produced
+
+
+class RecallItemOut(Schema):
+    kind: Literal["fact", "episode"]
+    fact: FactOut | None = None
+    episode: EpisodeOut | None = None
+    score: float
+    signals: dict
+
+
 class RecallOut(Schema):
     items: list[RecallHitOut]
+    mode: str
+    degraded: bool
+
+
+class RecallWithSourcesOut(Schema):
+    items: list[RecallItemOut]
     mode: str
     degraded: bool

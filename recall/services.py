@@ -27,27 +27,22 @@ from django.utils import timezone
 from facts.models import Fact, FactEntity, MemoryUser
 from memory_service.errors import Rejected
 from memory_service.logbuffer import save_later
-from recall import fusion
+from recall import episodes, fusion
 from recall.as_of import Snapshot
 from recall.dates import windows as query_windows
 from recall.embeddings import EmbedderError, embed_query, get_embedder
+from recall.episodes import EpisodeHit, RecallHit
 from recall.query import MAX_QUERY_CHARS, content_words, stem, words
 from recall.sides import LexicalSide, VectorSide
+from recall.tables import EPISODES, FACTS, Tables
 
 MODES = ("hybrid", "lexical", "vector")
 MAX_K = 200
 
 
 @dataclass
-class RecallHit:
-    fact: Fact
-    score: float
-    signals: dict = field(default_factory=dict)
-
-
-@dataclass
 class RecallResult:
-    items: list[RecallHit]
+    items: list  # RecallHit, and EpisodeHit when episodes were asked for (recall.episodes)
     mode: str
     degraded: bool = False
     stats: dict = field(default_factory=dict)
@@ -118,6 +113,7 @@ class _Plan:
     full_fusion: bool
     base: QuerySet  # the facts recall may return: live, or valid at as_of
     snapshot: Snapshot | None  # those facts in memory, for as_of
+    sources: tuple[str, ...] = ("facts",)
 
 
 @dataclass
@@ -132,8 +128,17 @@ class _Lists:
     stats: dict = field(default_factory=dict)
 
 
-def _plan(user: MemoryUser, query: str, k: int, mode: str, budget_chars: int | None, as_of: datetime | None) -> _Plan:
+def _plan(
+    user: MemoryUser,
+    query: str,
+    k: int,
+    mode: str,
+    budget_chars: int | None,
+    as_of: datetime | None,
+    sources=("facts",),
+) -> _Plan:
     """Check the request (Rejected names the bad field) and fix what the steps read."""
+    sources = episodes.check_sources(sources)
     if mode not in MODES:
         raise Rejected("mode", f"mode must be one of {', '.join(MODES)}.")
     if not 1 <= int(k) <= MAX_K:
@@ -148,7 +153,7 @@ def _plan(user: MemoryUser, query: str, k: int, mode: str, budget_chars: int | N
     full_fusion = mode == "hybrid" and settings.MEMORY_RECALL_FUSION == "rrf" and settings.MEMORY_RECALL_FULL_FUSION
     if as_of is not None:
         base = Fact.objects.valid_at(as_of).filter(user=user)
-        snapshot = Snapshot.of(base)
+        snapshot = Snapshot.of(base) if "facts" in sources else None
     else:
         base, snapshot = Fact.objects.live().filter(user=user), None
     return _Plan(
@@ -164,20 +169,23 @@ def _plan(user: MemoryUser, query: str, k: int, mode: str, budget_chars: int | N
         full_fusion=full_fusion,
         base=base,
         snapshot=snapshot,
+        sources=sources,
     )
 
 
-def _gather(plan: _Plan) -> _Lists:
-    """Read both sides; without an embedder, hybrid goes on with words only and vector mode
-    turns lexical."""
+def _gather(plan: _Plan, tables: Tables = FACTS) -> _Lists:
+    """Read both sides (of the facts' index, or the episodes'); without an embedder, hybrid goes
+    on with words only and vector mode turns lexical. Episodes are read from the live index
+    (what was said does not change; as_of filters them by time)."""
     lists = _Lists(mode=plan.mode)
-    lexical_side = LexicalSide(plan.user.pk, plan.terms, plan.snapshot)
+    snapshot = plan.snapshot if tables is FACTS else None
+    lexical_side = LexicalSide(plan.user.pk, plan.terms, snapshot, tables)
     if plan.mode != "vector":
         lists.lexical = lexical_side.top(plan.depth, plan.scan)
     vector_side = None
     if plan.mode in ("hybrid", "vector") and plan.query.strip():
         try:
-            vector_side = VectorSide(plan.user.pk, embed_query(plan.query, get_embedder()), plan.snapshot)
+            vector_side = VectorSide(plan.user.pk, embed_query(plan.query, get_embedder()), snapshot, tables)
             lists.vector = vector_side.top(plan.depth, plan.scan)
         except EmbedderError as exc:
             lists.degraded = True
@@ -196,10 +204,11 @@ def _gather(plan: _Plan) -> _Lists:
     return lists
 
 
-def _fuse(plan: _Plan, lists: _Lists) -> dict[int, fusion.Candidate]:
-    """Both lists into one candidate set: weighted RRF (score-damped), or the linear blend."""
+def _fuse(plan: _Plan, lists: _Lists, tables: Tables = FACTS) -> dict[int, fusion.Candidate]:
+    """Both lists into one candidate set: weighted RRF (score-damped), or the linear blend
+    (facts only; episodes are always fused by RRF)."""
     lexical, vector = lists.lexical, lists.vector
-    if settings.MEMORY_RECALL_FUSION == "linear":
+    if settings.MEMORY_RECALL_FUSION == "linear" and tables is FACTS:
         now = timezone.now()
         ids = {fid for fid, _ in lexical} | {fid for fid, _ in vector}
         ages = dict(plan.base.filter(pk__in=ids).values_list("pk", "last_mentioned_at"))
@@ -310,6 +319,25 @@ def _log(plan: _Plan, result: RecallResult, lists: _Lists) -> None:
     )
 
 
+def _facts_side(plan: _Plan) -> tuple[_Lists, list, list]:
+    """The fact hits (fused, time list, category weights) and the windows the query names."""
+    if "facts" not in plan.sources:
+        return _Lists(mode=plan.mode), [], []
+    lists = _gather(plan)
+    cands = _fuse(plan, lists)
+    windows = _add_time_list(plan, cands)
+    return lists, _direct_hits(plan, lists, cands), windows
+
+
+def _episodes_side(plan: _Plan) -> tuple[_Lists | None, list[EpisodeHit]]:
+    if "episodes" not in plan.sources:
+        return None, []
+    lists = _gather(plan, EPISODES)
+    cands = _fuse(plan, lists, EPISODES)
+    limit = None if plan.budget_chars is not None else plan.k * 2
+    return lists, episodes.load_hits(plan.user, cands, lists, plan.as_of, limit)
+
+
 def recall(
     *,
     user: MemoryUser,
@@ -319,15 +347,24 @@ def recall(
     budget_chars: int | None = None,
     as_of: datetime | None = None,
     log: bool = True,
+    sources=("facts",),
 ) -> RecallResult:
+    """Hybrid recall over the user's facts, and over their episodes when `sources` names them."""
     started = time.perf_counter()
-    plan = _plan(user, query, k, mode, budget_chars, as_of)
-    lists = _gather(plan)
-    cands = _fuse(plan, lists)
-    windows = _add_time_list(plan, cands)
-    hits = _direct_hits(plan, lists, cands)
-    hits += _supplements(plan, hits)
-    items = fusion.pack(hits, plan.k, budget_chars, lambda h: len(h.fact.text))
+    plan = _plan(user, query, k, mode, budget_chars, as_of, sources)
+    lists, hits, windows = _facts_side(plan)
+    episode_lists, episode_hits = _episodes_side(plan)
+    ranked = episodes.merge(hits, episode_hits) if episode_lists is not None else hits
+    if "facts" in plan.sources:
+        # Facts folded into an episode are taken too: back-fill must not bring them back.
+        taken = [h for h in ranked if isinstance(h, RecallHit)] + [
+            f for h in ranked for f in h.folded if f.kind == "fact"
+        ]
+        ranked += _supplements(plan, taken)[: max(0, plan.k - len(ranked))]
+    items = fusion.pack(ranked, plan.k, budget_chars, episodes.text_length)
+    if episode_lists is not None:
+        lists.degraded = lists.degraded or episode_lists.degraded
+        lists.stats.setdefault("episode_hits", sum(1 for h in items if h.kind == "episode"))
     stats = {
         **lists.stats,
         "time_windows": [w.label for w in windows],

@@ -14,6 +14,7 @@ from django.conf import settings
 
 from recall import fts, vec
 from recall.embeddings import get_embedder
+from recall.tables import FACTS, Tables
 
 if TYPE_CHECKING:
     from recall.as_of import Snapshot
@@ -48,15 +49,17 @@ def similarity_floor(pairs: list[tuple[int, float]]) -> list[tuple[int, float]]:
     return [(fid, dist) for fid, dist in pairs if 1.0 - dist >= floor]
 
 
-def lexical_live(user_id: int, terms: list[str], limit: int) -> tuple[list[tuple[int, float]], list[str]]:
+def lexical_live(
+    user_id: int, terms: list[str], limit: int, tables: Tables = FACTS
+) -> tuple[list[tuple[int, float]], list[str]]:
     """BM25 hits from the live FTS5 index, and the universal terms left out of the query."""
     if not terms:
         return [], []
-    freqs = fts.doc_frequencies(user_id, terms)
+    freqs = fts.doc_frequencies(user_id, terms, tables)
     present = [t for t in terms if freqs.get(t, 0) > 0]
-    dropped = universal_terms(present, freqs, fts.user_doc_count(user_id))
+    dropped = universal_terms(present, freqs, fts.user_doc_count(user_id, tables))
     kept = [t for t in present if t not in dropped]
-    return relative_floor(fts.search(user_id, kept, limit)), sorted(dropped)
+    return relative_floor(fts.search(user_id, kept, limit, tables)), sorted(dropped)
 
 
 class _Side:
@@ -83,9 +86,9 @@ class _Side:
 class LexicalSide(_Side):
     """BM25 over the user's live index, or over a point-in-time snapshot."""
 
-    def __init__(self, user_id: int, terms: list[str], snapshot: Snapshot | None) -> None:
+    def __init__(self, user_id: int, terms: list[str], snapshot: Snapshot | None, tables: Tables = FACTS) -> None:
         super().__init__()
-        self.user_id, self.terms, self.snapshot = user_id, terms, snapshot
+        self.user_id, self.terms, self.snapshot, self.tables = user_id, terms, snapshot, tables
         self.dropped: list[str] = []  # universal terms left out (live index only)
 
     def top(self, limit: int, scan: int) -> list[tuple[int, float]]:
@@ -93,16 +96,16 @@ class LexicalSide(_Side):
         if self.snapshot is not None:
             hits = self.snapshot.bm25(self.terms, max(limit, scan))
         else:
-            hits, self.dropped = lexical_live(self.user_id, self.terms, max(limit, scan))
+            hits, self.dropped = lexical_live(self.user_id, self.terms, max(limit, scan), self.tables)
         return self._keep(hits, limit)
 
 
 class VectorSide(_Side):
     """Cosine distances to the query over the user's stored vectors, or a snapshot's."""
 
-    def __init__(self, user_id: int, query_vector, snapshot: Snapshot | None) -> None:
+    def __init__(self, user_id: int, query_vector, snapshot: Snapshot | None, tables: Tables = FACTS) -> None:
         super().__init__()
-        self.user_id, self.query_vector, self.snapshot = user_id, query_vector, snapshot
+        self.user_id, self.query_vector, self.snapshot, self.tables = user_id, query_vector, snapshot, tables
         self.model = get_embedder().model_name
         if snapshot is not None:
             snapshot.vectors()  # a retired fact is embedded now: an embedder failure surfaces here
@@ -112,5 +115,5 @@ class VectorSide(_Side):
         if self.snapshot is not None:
             hits = self.snapshot.nearest(self.query_vector, max(limit, scan))
         else:
-            hits = vec.search(self.user_id, self.query_vector, max(limit, scan), self.model)
+            hits = vec.search(self.user_id, self.query_vector, max(limit, scan), self.model, self.tables)
         return self._keep(similarity_floor(hits), limit)

@@ -16,7 +16,7 @@ import time
 from celery import shared_task
 from django.conf import settings
 
-from recall import index
+from recall import episode_index, index
 from recall.embeddings import EmbedderError
 
 log = logging.getLogger(__name__)
@@ -88,6 +88,23 @@ def store_vectors(self, items: list[dict]) -> int:
         return index.store_vectors(items)
     except Exception as exc:
         log.exception("storing %d vectors failed", len(items))
+        if self.request.is_eager:
+            raise
+        raise self.retry(exc=exc, countdown=_backoff(self.request.retries)) from exc
+
+
+@shared_task(bind=True, name="recall.sync_episodes", queue=settings.MEMORY_QUEUE_DB, **RETRY)
+def sync_episodes(self, turn_ids: list[int]) -> dict:
+    """Index (or remove) the episodes of these turns, vectors included (docs/design.md §10)."""
+    try:
+        return episode_index.sync_episodes(turn_ids)
+    except EmbedderError as exc:
+        log.warning("embedding %d episodes failed (try %d): %s", len(turn_ids), self.request.retries + 1, exc)
+        if self.request.is_eager:
+            return {}  # as embed_facts: the turn's write is not failed by the embedder
+        raise self.retry(exc=exc, countdown=_backoff(self.request.retries)) from exc
+    except Exception as exc:
+        log.exception("episode index sync failed for %d turns", len(turn_ids))
         if self.request.is_eager:
             raise
         raise self.retry(exc=exc, countdown=_backoff(self.request.retries)) from exc

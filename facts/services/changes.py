@@ -9,7 +9,7 @@ from django.db.models import F
 
 from facts.models import Fact, FactHistory, MemoryUser
 from facts.services.actors import Actor
-from facts.signals import facts_changed
+from facts.signals import episodes_changed, facts_changed
 
 logger = logging.getLogger(__name__)
 
@@ -62,5 +62,17 @@ def announce(user: MemoryUser, fact_ids: list[int]) -> None:
         ):
             if isinstance(result, Exception):
                 logger.error("facts_changed receiver %r failed for %d facts: %s", receiver, len(ids), result)
+
+    transaction.on_commit(send)
+
+
+def withdraw_episodes(user_id: int, turn_ids: list[int]) -> None:
+    """Tell the episode index, after commit, that these turns' episodes are gone or withdrawn."""
+    ids = [int(i) for i in dict.fromkeys(turn_ids)]
+
+    def send() -> None:
+        for receiver, result in episodes_changed.send_robust(sender=Fact, user_id=user_id, turn_ids=ids):
+            if isinstance(result, Exception):
+                logger.error("episodes_changed receiver %r failed for %d turns: %s", receiver, len(ids), result)
 
     transaction.on_commit(send)

@@ -9,10 +9,10 @@ from django.utils import timezone
 
 from facts.entities import tag_fact
 from facts.guard import check_fact_text
-from facts.models import Fact, FactHistory, HistoryAction, MemoryUser, Status
+from facts.models import Fact, FactHistory, HistoryAction, MemoryUser, Status, Turn
 from facts.services.actors import Actor
 from facts.services.budgets import check_budget, same_meter
-from facts.services.changes import announce, record, snapshot
+from facts.services.changes import announce, record, snapshot, withdraw_episodes
 from facts.services.normalise import normalise_category, normalise_key, text_hash
 from facts.services.store import FactDraft, insert_fact, retire_superseded
 from facts.signals import facts_forgetting
@@ -84,6 +84,11 @@ def _forget(fact: Fact, actor: Actor, reason: str) -> None:
     facts_forgetting.send(sender=Fact, user=fact.user, fact_uuids=[str(fact.uuid)])
     # History keeps that the fact existed and was forgotten, never its words.
     FactHistory.objects.filter(fact_uuid=fact.uuid).update(before=None, after=None)
+    # Nor may the turn it came from bring the words back through episode recall
+    # (docs/design.md §10): that turn's episode is withdrawn.
+    if fact.source_turn_id:
+        Turn.objects.filter(pk=fact.source_turn_id).update(episode_withdrawn=True)
+        withdraw_episodes(fact.user_id, [fact.source_turn_id])
     record(fact, HistoryAction.DELETE, actor, before=snapshot(fact, with_text=False), reason=reason)
     fact.delete()
 

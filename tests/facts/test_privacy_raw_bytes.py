@@ -12,7 +12,8 @@ import pytest
 from django.db import connection
 
 from facts import privacy, services
-from facts.models import MemoryUser
+from facts.models import MemoryUser, Turn
+from recall import episode_index
 from tests.facts.dashboard_helpers import seed_everything
 
 
@@ -41,6 +42,8 @@ def test_it_leaves_no_byte_of_the_erased_users_text_in_the_database_file_or_its_
     victim_markers = seed_everything(alice.tenant, "victim")
     bystander_markers = seed_everything(alice.tenant, "bystander")
     victim = MemoryUser.objects.get(tenant=alice.tenant, external_id="victim")
+    # Their turns are episodes too (docs/design.md §10): their words sit in the episode index.
+    episode_index.sync_episodes(list(Turn.objects.values_list("pk", flat=True)))
 
     before = _database_bytes()
     # The scan must be able to see the text, or an empty result would prove nothing.
@@ -51,6 +54,7 @@ def test_it_leaves_no_byte_of_the_erased_users_text_in_the_database_file_or_its_
     assert receipt.counts["facts"] >= 4 and receipt.counts["turns"] == 1
     # The recall index was filled after commit and its rows went with the user.
     assert receipt.counts.get("fts_rows", 0) > 0
+    assert receipt.counts.get("episode_rows", 0) == 1 and receipt.counts.get("episode_vectors", 0) == 1
 
     after = _database_bytes()
     assert after, "no database file found"

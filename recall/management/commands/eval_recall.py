@@ -90,6 +90,8 @@ class Command(BaseCommand):
         embedder = evaluation.CachingEmbedder(get_embedder(), evaluation.load_embedding_cache(cache_path))
         total_items = sum(len(evaluation.corpus_items(c, corpus)) for _, c in conversations)
 
+        sources = ("facts", "episodes") if corpus == "both" else ("facts",)
+
         def run(with_context: bool, overrides: dict, time_embedding: bool, label: str):
             # The overrides cover indexing too: some change what text is embedded.
             with override_settings(**overrides):
@@ -100,9 +102,12 @@ class Command(BaseCommand):
                 try:
                     n = evaluation.question_count(loaded)
                     with tqdm(total=n * len(mode_list), desc=f"recall {label}", unit="q", file=self.stderr) as bar:
-                        return n, evaluation.evaluate(
-                            loaded, mode_list, ks, progress=bar.update, time_embedding=time_embedding
+                        main = evaluation.evaluate(
+                            loaded, mode_list, ks, progress=bar.update, time_embedding=time_embedding, sources=sources
                         )
+                    if corpus == "both" and not overrides:
+                        self.source_rows = self._source_ablation(loaded, mode_list, ks)
+                    return n, main
                 finally:
                     evaluation.unload(loaded)
 
@@ -110,7 +115,7 @@ class Command(BaseCommand):
         with override_settings(DEBUG=False):
             n_questions, results = run(not no_context, {}, True, corpus)
             rows = []
-            if ablation:
+            if ablation and corpus != "both":
                 for name, with_context, overrides in evaluation.ABLATION:
                     _, variant = run(with_context, overrides, False, name.split(":")[0][:24])
                     rows.append({"variant": name, **{m: variant[m]["recall@10"] for m in mode_list}})
@@ -118,6 +123,7 @@ class Command(BaseCommand):
         evaluation.save_embedding_cache(cache_path, embedder.cache)
 
         payload = {"corpus": corpus, "questions": n_questions, "results": results}
+        rows = rows or getattr(self, "source_rows", [])
         if rows:
             payload["ablation"] = rows
         EvalRun.objects.create(corpus=corpus, questions=n_questions, results=results)
@@ -127,6 +133,16 @@ class Command(BaseCommand):
         if json_out:
             Path(json_out).write_text(json.dumps(payload, indent=2))
             self.stdout.write(f"wrote {json_out}")
+
+    @staticmethod
+    def _source_ablation(loaded, mode_list: list[str], ks: list[int]) -> list[dict]:
+        """Corpus both: recall@10 of the loaded users from each source (no re-indexing)."""
+        rows = []
+        for name, sources, overrides in evaluation.SOURCE_ABLATION:
+            with override_settings(**overrides):
+                variant = evaluation.evaluate(loaded, mode_list, ks, time_embedding=False, sources=sources)
+            rows.append({"variant": name, **{m: variant[m]["recall@10"] for m in mode_list}})
+        return rows
 
     @staticmethod
     def _ablation_table(rows: list[dict], modes: list[str]) -> str:

@@ -6,14 +6,16 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from tqdm import tqdm
 
-from facts.models import Fact
-from recall import fts, index, vec
+from facts.models import Fact, Turn
+from recall import episode_index, fts, index, vec
+from recall.tables import EPISODES
 
 
 class Command(BaseCommand):
     help = (
         "Re-write the FTS5 rows of all live facts and remove index rows (FTS and vectors) of facts that "
-        "are no longer live. Vectors are kept when current; run reindex_embeddings for those."
+        "are no longer live; the same for episodes (turns processed done). Vectors are kept when current; "
+        "run reindex_embeddings for those."
     )
 
     def add_arguments(self, parser):
@@ -33,4 +35,19 @@ class Command(BaseCommand):
                     fts.delete(chunk)
                     index.sync_lexical(chunk)
                 bar.update(len(chunk))
-        self.stdout.write(f"live facts={len(ordered)} stale rows removed={len(stale)}")
+        episodes, gone = self._rebuild_episodes(batch)
+        self.stdout.write(
+            f"live facts={len(ordered)} stale rows removed={len(stale)} episodes={episodes} stale episode rows={gone}"
+        )
+
+    def _rebuild_episodes(self, batch: int) -> tuple[int, int]:
+        """Episode rows re-written from Turn; rows of turns that are no episode any more removed."""
+        current = set(Turn.objects.episodes().values_list("pk", flat=True))
+        stale = sorted({pk for pk in (*fts.all_ids(EPISODES), *vec.all_ids(EPISODES)) if pk not in current})
+        ordered = sorted(current)
+        for start in range(0, len(stale) + len(ordered), max(1, batch)):
+            with transaction.atomic():
+                chunk = (stale + ordered)[start : start + batch]
+                fts.delete(chunk, EPISODES)
+                episode_index.sync_episodes(chunk)
+        return len(ordered), len(stale)

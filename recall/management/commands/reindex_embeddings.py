@@ -6,8 +6,8 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from facts.management.tenants import tenant_from_arg
-from facts.models import Fact
-from recall import index
+from facts.models import Fact, Turn
+from recall import episode_index, index
 from recall.embeddings import EmbedderError
 
 
@@ -46,4 +46,26 @@ class Command(BaseCommand):
                         "(MEMORY_EMBEDDER, MEMORY_EMBEDDING_*) and run this command again; it resumes."
                     ) from exc
                 bar.update(len(chunk))
-        self.stdout.write(f"live facts={len(ids)} embedded={embedded}")
+        turn_ids, embedded_episodes = self._episodes(tenant, batch, all)
+        self.stdout.write(
+            f"live facts={len(ids)} embedded={embedded} episodes={len(turn_ids)} embedded episodes={embedded_episodes}"
+        )
+
+    def _episodes(self, tenant, batch: int, all: bool) -> tuple[list[int], int]:
+        """The same for the episode index (docs/design.md §10); no transaction around the embedding."""
+        episodes = Turn.objects.episodes()
+        if tenant:
+            episodes = episodes.filter(tenant=tenant_from_arg(tenant))
+        turn_ids = list(episodes.order_by("pk").values_list("pk", flat=True))
+        embedded = 0
+        for start in range(0, len(turn_ids), max(1, batch)):
+            chunk = turn_ids[start : start + batch]
+            try:
+                if all:
+                    episode_index.forget_vectors(chunk)
+                embedded += episode_index.sync_episodes(chunk)["embedded"]
+            except EmbedderError as exc:
+                raise CommandError(
+                    f"The embedder failed on episodes: {exc}. Run this command again; it resumes."
+                ) from exc
+        return turn_ids, embedded

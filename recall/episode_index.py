@@ -1,0 +1,91 @@
+"""Keeping the episode index in step with Turn (docs/design.md §10).
+
+An episode is a turn extraction finished as `done` (the salience gate did not
+skip it, it did not fail) whose episode was not withdrawn (forgetting a fact
+withdraws its source turn's episode). It is indexed like a fact would be: the
+user's message as `body`, the exchange around it (the end of the assistant
+message it answered, the start of the reply) as the lower-weighted `context`,
+and the vector of both. Rows live in the episode tables (recall.tables).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import OuterRef, Q, Subquery
+
+from facts.models import Turn
+from recall import fts, vec
+from recall.embeddings import get_embedder
+from recall.index import Document, compute_vectors, decode_vector, document_of_text
+from recall.tables import EPISODES
+
+
+def _with_before(turns):
+    """Each turn annotated with the assistant message of the turn before it in its session."""
+    before = (
+        Turn.objects.filter(user_id=OuterRef("user_id"), session_id=OuterRef("session_id"))
+        .filter(Q(created_at__lt=OuterRef("created_at")) | Q(created_at=OuterRef("created_at"), pk__lt=OuterRef("pk")))
+        .order_by("-created_at", "-pk")
+        .values("assistant_response")[:1]
+    )
+    return turns.annotate(before=Subquery(before))
+
+
+def exchange_of(answered: str | None, reply: str) -> str:
+    cap = settings.MEMORY_RECALL_EXCHANGE_CHARS
+    if not cap:
+        return ""
+    return " ".join(part for part in ((answered or "")[-cap:], (reply or "")[:cap]) if part)
+
+
+def episode_documents(turn_ids: list[int]) -> dict[int, Document]:
+    """The indexed documents of those turns that are episodes now."""
+    rows = _with_before(Turn.objects.episodes().filter(pk__in=turn_ids))
+    return {
+        pk: document_of_text(pk, user_id, text, exchange_of(before, reply))
+        for pk, user_id, text, before, reply in rows.values_list(
+            "pk", "user_id", "user_input", "before", "assistant_response"
+        )
+    }
+
+
+def sync_episodes(turn_ids: list[int], embedder=None) -> dict:
+    """Bring the episode rows of these turns in line with Turn (FTS rows and vectors, at once)."""
+    turn_ids = sorted({int(i) for i in turn_ids})
+    docs = episode_documents(turn_ids)
+    gone = [pk for pk in turn_ids if pk not in docs]
+    with transaction.atomic():
+        removed = fts.delete(gone, EPISODES)
+        vec.delete(gone, EPISODES)
+        current = fts.indexed_hashes(docs, EPISODES)
+        changed = [d for d in docs.values() if current.get(d.fact_id) != d.digest]
+        fts.upsert(((d.fact_id, d.user_id, d.digest, d.body, d.context) for d in changed), EPISODES)
+        model = (embedder or get_embedder()).model_name
+        have = vec.indexed(docs, EPISODES)
+        to_embed = [d for d in docs.values() if have.get(d.fact_id) != (model, d.digest)]
+    if to_embed:
+        items = [
+            {"fact_id": d.fact_id, "user_id": d.user_id, "digest": d.digest, "text": d.embed_text} for d in to_embed
+        ]
+        computed = compute_vectors(items, embedder)
+        rows = [
+            (i["fact_id"], i["user_id"], i["model"], i["digest"], decode_vector(i["vector"]).tobytes())
+            for i in computed
+        ]
+        vec.upsert(rows, EPISODES)
+    return {"indexed": len(changed), "removed": removed, "embedded": len(to_embed)}
+
+
+def forget_vectors(turn_ids: list[int]) -> int:
+    return vec.delete(turn_ids, EPISODES)
+
+
+def erase_user(user_id: int) -> dict:
+    """Inside the erase transaction: drop the user's episode rows (secure-delete overwrites them)."""
+    return {"episode_rows": fts.delete_user(user_id, EPISODES), "episode_vectors": vec.delete_user(user_id, EPISODES)}
+
+
+def count_user(user_id: int) -> dict:
+    """What erase_user would drop, without dropping it (the erase preview)."""
+    return {"episode_rows": fts.count_user(user_id, EPISODES), "episode_vectors": vec.count_user(user_id, EPISODES)}

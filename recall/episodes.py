@@ -1,0 +1,110 @@
+"""Episodes in recall: hits over what was said, and their fusion with fact hits (docs/design.md §10).
+
+An episode's lexical and vector lists are read from the episode tables with
+the facts' rules (recall.sides) and fused the same way (score-damped RRF with
+full-information fusion), so a fact's and an episode's fused scores are on one
+scale. The two hit lists are then merged by score; a fact and the turn it came
+from say the same thing, so with MEMORY_RECALL_EPISODE_MERGE the lower of such
+a pair is folded into the higher one (it takes no slot of its own, and the
+item that stays names it) instead of both crowding the top k.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.conf import settings
+
+from facts.models import Fact, MemoryUser, Turn
+from recall import fusion
+
+SOURCES = ("facts", "episodes")
+
+
+@dataclass
+class RecallHit:
+    fact: Fact
+    score: float
+    signals: dict = field(default_factory=dict)
+    kind: str = "fact"
+    folded: list = field(default_factory=list)  # episode hits merged into this one
+
+
+@dataclass
+class EpisodeHit:
+    turn: Turn
+    score: float
+    signals: dict = field(default_factory=dict)
+    facts: list[Fact] = field(default_factory=list)  # the live facts this turn produced
+    kind: str = "episode"
+    folded: list = field(default_factory=list)  # fact hits merged into this one
+
+    @property
+    def text(self) -> str:
+        return self.turn.user_input
+
+
+def check_sources(sources) -> tuple[str, ...]:
+    from memory_service.errors import Rejected
+
+    chosen = tuple(dict.fromkeys(sources or ()))
+    if not chosen or any(s not in SOURCES for s in chosen):
+        raise Rejected("sources", f"sources must be a non-empty list of {', '.join(SOURCES)}.")
+    return chosen
+
+
+def load_hits(
+    user: MemoryUser, cands: dict[int, fusion.Candidate], lists, as_of: datetime | None, limit: int | None
+) -> list[EpisodeHit]:
+    """The fused episode candidates as hits, best first. The query re-checks ownership and that
+    each turn is still an episode (an index row lagging behind the write path never leaks);
+    `as_of` keeps the turns said by then."""
+    turns = Turn.objects.episodes().filter(user=user, pk__in=list(cands))
+    if as_of is not None:
+        turns = turns.filter(occurred_at__lte=as_of)
+    allowed = set(turns.values_list("pk", flat=True))
+    ranked = sorted((c for pk, c in cands.items() if pk in allowed), key=lambda c: (-c.score, -c.fact_id))
+    if limit is not None:
+        ranked = ranked[:limit]
+    loaded = turns.filter(pk__in=[c.fact_id for c in ranked]).in_bulk()
+    produced: dict[int, list[Fact]] = {}
+    for fact in Fact.objects.live().filter(user=user, source_turn_id__in=list(loaded)).order_by("pk"):
+        produced.setdefault(fact.source_turn_id, []).append(fact)
+    lex, dist = dict(lists.lexical), dict(lists.vector)
+    hits = []
+    for c in ranked:
+        if c.fact_id in lex:
+            c.signals["lexical_score"] = round(-lex[c.fact_id], 4)
+        if c.fact_id in dist:
+            c.signals["vector_similarity"] = round(1.0 - dist[c.fact_id], 4)
+        hits.append(EpisodeHit(loaded[c.fact_id], c.score, c.signals, produced.get(c.fact_id, [])))
+    return hits
+
+
+def merge(fact_hits: list[RecallHit], episode_hits: list[EpisodeHit]) -> list:
+    """Both kinds in one ranking by fused score; a fact and its source turn's episode fold into
+    whichever of the two ranks higher (when MEMORY_RECALL_EPISODE_MERGE is on)."""
+    ranked: list = sorted([*fact_hits, *episode_hits], key=lambda h: (-h.score, 0 if h.kind == "fact" else 1, -_pk(h)))
+    if not settings.MEMORY_RECALL_EPISODE_MERGE:
+        return ranked
+    kept: list = []
+    by_turn: dict[int, object] = {}  # turn pk -> the kept item that stands for it
+    for hit in ranked:
+        turn_pk = hit.fact.source_turn_id if hit.kind == "fact" else hit.turn.pk
+        holder = by_turn.get(turn_pk) if turn_pk else None
+        if holder is not None and (hit.kind == "episode" or holder.kind == "episode"):
+            holder.folded.append(hit)
+            continue
+        if turn_pk:
+            by_turn.setdefault(turn_pk, hit)
+        kept.append(hit)
+    return kept
+
+
+def _pk(hit) -> int:
+    return hit.fact.pk if hit.kind == "fact" else hit.turn.pk
+
+
+def text_length(hit) -> int:
+    return len(hit.fact.text) if hit.kind == "fact" else len(hit.text)

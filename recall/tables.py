@@ -1,0 +1,23 @@
+"""The two sibling index table sets: facts and episodes (docs/design.md §10).
+
+Episodes have their own FTS5 table, bookkeeping table and vector table with the
+facts' layout, so a facts-only recall reads exactly the tables and BM25
+statistics it read before episodes existed. Table and column names are these
+constants only, never input.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Tables:
+    fts: str
+    doc: str
+    id: str  # the id column of doc and vector: a Fact pk or a Turn pk
+    vector: str
+
+
+FACTS = Tables("recall_fts", "recall_doc", "fact_id", "recall_vector")
+EPISODES = Tables("recall_episode_fts", "recall_episode_doc", "turn_id", "recall_episode_vector")
