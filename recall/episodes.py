@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 
@@ -89,7 +90,7 @@ def merge(fact_hits: list[RecallHit], episode_hits: list[EpisodeHit]) -> list:
     if not settings.MEMORY_RECALL_EPISODE_MERGE:
         return ranked
     kept: list = []
-    by_turn: dict[int, object] = {}  # turn pk -> the kept item that stands for it
+    by_turn: dict[int, Any] = {}  # turn pk -> the kept item that stands for it
     for hit in ranked:
         turn_pk = hit.fact.source_turn_id if hit.kind == "fact" else hit.turn.pk
         holder = by_turn.get(turn_pk) if turn_pk else None
