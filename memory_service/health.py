@@ -17,6 +17,7 @@ router = Router(tags=["health"])
 class HealthOut(Schema):
     status: str  # ok or degraded
     database: str
+    sqlite: str  # the SQLite build the driver loaded, e.g. 'SQLite 3.50.4 (sqlean)'
     broker: str
     extractor: dict
     embedder: dict
