@@ -19,17 +19,8 @@ from facts.pipeline_eval import stack
 from facts.pipeline_eval.gate import gate_analysis
 from facts.pipeline_eval.replay_llm import conversation_plan
 from facts.pipeline_eval.run import Options, read_conversations, run
+from recall.management.options import k_list
 from recall.services import MODES
-
-
-def _int_list(raw: str) -> list[int]:
-    try:
-        values = sorted({int(v) for v in raw.split(",") if v.strip()})
-    except ValueError as exc:
-        raise CommandError(f"--k takes comma-separated integers, got {raw!r}.") from exc
-    if not values or min(values) < 1:
-        raise CommandError("--k needs at least one positive integer.")
-    return values
 
 
 class Command(BaseCommand):
@@ -72,7 +63,7 @@ class Command(BaseCommand):
         mode_list = [m.strip() for m in modes.split(",") if m.strip()]
         if not mode_list or any(m not in MODES for m in mode_list):
             raise CommandError(f"Unknown or no mode(s) in {modes!r}; choose from {', '.join(MODES)}.")
-        ks = _int_list(k)
+        ks = k_list(k)
         if gate_only:
             self._gate_only(path, max_turns, json_out)
             return

@@ -11,18 +11,9 @@ from tqdm import tqdm
 
 from recall import evaluation
 from recall.embeddings import get_embedder
+from recall.management.options import k_list
 from recall.models import EvalRun
 from recall.services import MODES
-
-
-def _int_list(raw: str) -> list[int]:
-    try:
-        values = sorted({int(v) for v in raw.split(",") if v.strip()})
-    except ValueError as exc:
-        raise CommandError(f"--k takes comma-separated integers, got {raw!r}.") from exc
-    if not values or min(values) < 1:
-        raise CommandError("--k needs at least one positive integer.")
-    return values
 
 
 def _mode_list(raw: str) -> list[str]:
@@ -83,7 +74,7 @@ class Command(BaseCommand):
         if not path.exists():
             raise CommandError(f"{path} does not exist; pass a LoCoMo JSON file or folder with --data.")
         mode_list = _mode_list(modes)
-        ks = _int_list(k)
+        ks = k_list(k)
         conversations = _conversations(path, max_sessions)
 
         cache_path = Path(embedding_cache) if embedding_cache else None
