@@ -8,9 +8,10 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from facts.models import Fact, Status, Tenant
+from facts.models import Fact, Status, Tenant, Turn
 from recall import evaluation, fts, vec
 from recall.models import EvalRun
+from recall.tables import EPISODES
 
 pytestmark = pytest.mark.django_db
 TINY = Path(__file__).parent / "data" / "tiny_locomo.json"
@@ -120,6 +121,44 @@ def test_bench_recall_times_each_mode_and_cleans_up(model, tmp_path):
     assert report["embed"]["p50_ms"] > 0 and "synthetic" in report["vectors"]
     assert "hybrid p95 growth" in out.getvalue()
     assert Fact.objects.count() == 0 and fts.total_rows() == 0 and vec.total_rows() == 0
+
+
+def test_bench_recall_with_episodes_counts_rows_times_both_sources_and_cleans_up(model, tmp_path):
+    out = StringIO()
+    target = tmp_path / "bench.json"
+    call_command(
+        "bench_recall",
+        *("--sizes", "120,240", "--facts-per-user", "10", "--episodes-per-user", "50"),
+        *("--queries", "20", "--measured-users", "1", "--json", str(target)),
+        stdout=out,
+    )
+    report = json.loads(target.read_text())
+    assert report["sources"] == ["facts", "episodes"] and report["episodes_per_user"] == 50
+    # Sizes count index rows: 60 per user, whole users only.
+    assert [(r["total_rows"], r["total_facts"], r["total_episodes"]) for r in report["growth"]] == [
+        (120, 20, 100),
+        (240, 40, 200),
+    ]
+    for row in report["growth"]:
+        for mode in ("lexical", "vector", "hybrid"):
+            assert 0 < row[mode]["p50_ms"] <= row[mode]["p95_ms"]
+    assert "hybrid p95 growth 120 -> 240 rows" in out.getvalue()
+    assert Turn.objects.count() == 0 and fts.total_rows(EPISODES) == 0 and vec.total_rows(EPISODES) == 0
+    assert Fact.objects.count() == 0 and fts.total_rows() == 0 and not Tenant.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "reason"),
+    [
+        (("--episodes-per-user", "-1"), "--episodes-per-user must be 0"),
+        (("--sizes", "1000", "--episodes-per-user", "1000"), "at least two users"),
+        (("--sizes", "ten"), "comma-separated integers"),
+    ],
+)
+def test_bench_recall_explains_bad_arguments_and_builds_nothing(args, reason):
+    with pytest.raises(CommandError, match=reason):
+        call_command("bench_recall", *args, stdout=StringIO())
+    assert not Tenant.objects.exists() and Turn.objects.count() == 0
 
 
 def test_reindex_and_rebuild_bring_the_index_back(memory):
