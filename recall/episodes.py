@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from django.db.models import QuerySet
 
 from facts.models import Fact, MemoryUser, Turn
 from recall import fusion
@@ -55,15 +56,19 @@ def check_sources(sources) -> tuple[str, ...]:
     return chosen
 
 
+def said_by(user: MemoryUser, as_of: datetime | None) -> QuerySet[Turn]:
+    """The user's episodes recall may return: still episodes, and said by `as_of` when given."""
+    turns = Turn.objects.episodes().filter(user=user)
+    return turns if as_of is None else turns.filter(occurred_at__lte=as_of)
+
+
 def load_hits(
     user: MemoryUser, cands: dict[int, fusion.Candidate], lists, as_of: datetime | None, limit: int | None
 ) -> list[EpisodeHit]:
     """The fused episode candidates as hits, best first. The query re-checks ownership and that
     each turn is still an episode (an index row lagging behind the write path never leaks);
     `as_of` keeps the turns said by then."""
-    turns = Turn.objects.episodes().filter(user=user, pk__in=list(cands))
-    if as_of is not None:
-        turns = turns.filter(occurred_at__lte=as_of)
+    turns = said_by(user, as_of).filter(pk__in=list(cands))
     allowed = set(turns.values_list("pk", flat=True))
     ranked = sorted((c for pk, c in cands.items() if pk in allowed), key=lambda c: (-c.score, -c.fact_id))
     if limit is not None:

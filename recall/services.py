@@ -9,9 +9,10 @@ character budget.
 `as_of` answers from the facts valid at that time instead of the live index
 (recall.as_of); the two sides and their rules are in recall.sides.
 
-recall() runs one step after another: _plan (validate the request), _gather
-(read both lists), _fuse, _add_time_list, _direct_hits (category weights, load
-the facts), _supplements (back-fill), pack, _log.
+recall() runs one step after another: _plan (validate the request), _windows
+(the times the query names), _gather (read both lists), _fuse, _add_time_list,
+_direct_hits (category weights, load the facts), _supplements (back-fill),
+pack, _log; episodes take the same steps up to the time list (_episodes_side).
 """
 
 from __future__ import annotations
@@ -21,14 +22,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.conf import settings
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from facts.models import Fact, FactEntity, MemoryUser
 from memory_service.errors import Rejected
 from memory_service.logbuffer import save_later
-from recall import episodes, fusion
+from recall import episodes, fusion, time_list
 from recall.as_of import Snapshot
+from recall.dates import Window
 from recall.dates import windows as query_windows
 from recall.embeddings import EmbedderError, embed_query, get_embedder
 from recall.episodes import EpisodeHit, RecallHit
@@ -46,33 +48,6 @@ class RecallResult:
     mode: str
     degraded: bool = False
     stats: dict = field(default_factory=dict)
-
-
-def _time_list(base, cands: dict, windows: list, depth: int) -> list[int]:
-    """Facts from a time the query names (event_time when known, else valid_from): candidates
-    first, by fused score, then the most recent others (from that day but matching no word)."""
-    moments = {
-        fid: event or valid
-        for fid, event, valid in base.filter(pk__in=list(cands)).values_list("pk", "event_time", "valid_from")
-    }
-    inside = [fid for fid, t in moments.items() if any(w.contains(t) for w in windows)]
-    inside.sort(key=lambda fid: (-cands[fid].score, -fid))
-    coarse = Q()
-    for w in windows:
-        if w.start is not None:
-            when = {"gte": w.start, "lt": w.end}
-        else:  # "in June", "May 5th": that month of any year (and its neighbours, for the day slack)
-            months = {w.month} if w.day is None else {w.month, w.month % 12 + 1, (w.month - 2) % 12 + 1}
-            when = {"month__in": sorted(months)}
-        coarse |= Q(**{f"event_time__{op}": v for op, v in when.items()})
-        coarse |= Q(event_time__isnull=True, **{f"valid_from__{op}": v for op, v in when.items()})
-    others = base.filter(coarse).exclude(pk__in=list(cands)).order_by("-valid_from", "-pk")
-    for fid, event, valid in others.values_list("pk", "event_time", "valid_from")[: depth * 4]:
-        if len(inside) >= depth:
-            break
-        if any(w.contains(event or valid) for w in windows):
-            inside.append(fid)
-    return inside[:depth]
 
 
 def _graph_supplement(user: MemoryUser, terms: list[str], seeds: list[int], exclude: set[int], base) -> list[tuple]:
@@ -232,16 +207,25 @@ def _fuse(plan: _Plan, lists: _Lists, tables: Tables = FACTS) -> dict[int, fusio
     )
 
 
-def _add_time_list(plan: _Plan, cands: dict[int, fusion.Candidate]) -> list:
-    """A time the query names is a third fused list (hybrid only: lexical and vector
-    modes stay single-signal rankings). Returns the windows the query names."""
-    windows = []
+def _windows(plan: _Plan) -> list[Window]:
+    """The times the query names. They add a third fused list in hybrid mode only: lexical
+    and vector modes stay single-signal rankings."""
     if plan.mode == "hybrid" and settings.MEMORY_RECALL_TIME_WEIGHT > 0 and settings.MEMORY_RECALL_FUSION == "rrf":
-        windows = query_windows(plan.query, plan.as_of or timezone.now())
-    if windows:
-        in_window = _time_list(plan.base, cands, windows, plan.depth)
-        fusion.add_list(cands, "time", settings.MEMORY_RECALL_TIME_WEIGHT, in_window)
-    return windows
+        return query_windows(plan.query, plan.as_of or timezone.now())
+    return []
+
+
+def _add_time_list(plan: _Plan, cands: dict[int, fusion.Candidate], windows: list[Window], tables: Tables) -> None:
+    """What the named times hold as a third fused list: facts by event_time (else valid_from),
+    episodes by when they were said (recall.time_list)."""
+    if not windows:
+        return
+    if tables is FACTS:
+        ids = time_list.in_windows(plan.base, cands, windows, plan.depth, time_list.FACT_MOMENT)
+    else:
+        said = episodes.said_by(plan.user, plan.as_of)
+        ids = time_list.in_windows(said, cands, windows, plan.depth, time_list.EPISODE_MOMENT)
+    fusion.add_list(cands, "time", settings.MEMORY_RECALL_TIME_WEIGHT, ids)
 
 
 def _direct_hits(plan: _Plan, lists: _Lists, cands: dict[int, fusion.Candidate]) -> list[RecallHit]:
@@ -319,21 +303,23 @@ def _log(plan: _Plan, result: RecallResult, lists: _Lists) -> None:
     )
 
 
-def _facts_side(plan: _Plan) -> tuple[_Lists, list, list]:
-    """The fact hits (fused, time list, category weights) and the windows the query names."""
+def _facts_side(plan: _Plan, windows: list[Window]) -> tuple[_Lists, list]:
+    """The fact hits (fused, time list, category weights)."""
     if "facts" not in plan.sources:
-        return _Lists(mode=plan.mode), [], []
+        return _Lists(mode=plan.mode), []
     lists = _gather(plan)
     cands = _fuse(plan, lists)
-    windows = _add_time_list(plan, cands)
-    return lists, _direct_hits(plan, lists, cands), windows
+    _add_time_list(plan, cands, windows, FACTS)
+    return lists, _direct_hits(plan, lists, cands)
 
 
-def _episodes_side(plan: _Plan) -> tuple[_Lists | None, list[EpisodeHit]]:
+def _episodes_side(plan: _Plan, windows: list[Window]) -> tuple[_Lists | None, list[EpisodeHit]]:
+    """The episode hits (fused, time list by when they were said; no category weights)."""
     if "episodes" not in plan.sources:
         return None, []
     lists = _gather(plan, EPISODES)
     cands = _fuse(plan, lists, EPISODES)
+    _add_time_list(plan, cands, windows, EPISODES)
     limit = None if plan.budget_chars is not None else plan.k * 2
     return lists, episodes.load_hits(plan.user, cands, lists, plan.as_of, limit)
 
@@ -352,8 +338,9 @@ def recall(
     """Hybrid recall over the user's facts, and over their episodes when `sources` names them."""
     started = time.perf_counter()
     plan = _plan(user, query, k, mode, budget_chars, as_of, sources)
-    lists, hits, windows = _facts_side(plan)
-    episode_lists, episode_hits = _episodes_side(plan)
+    windows = _windows(plan)
+    lists, hits = _facts_side(plan, windows)
+    episode_lists, episode_hits = _episodes_side(plan, windows)
     ranked = episodes.merge(hits, episode_hits) if episode_lists is not None else hits
     if "facts" in plan.sources:
         # Facts folded into an episode are taken too: back-fill must not bring them back.

@@ -1,0 +1,73 @@
+"""Recall over facts and episodes reads one user's rows only: no statement scans a whole table.
+
+Every SELECT a recall runs is replayed under EXPLAIN QUERY PLAN with its own
+parameters (https://www.sqlite.org/eqp.html). A plain table may only be
+searched through an index or its primary key; the FTS5 tables are virtual
+tables read through MATCH, and every MATCH term carries the user's namespace
+(recall/query.py), so a lexical read follows that user's posting lists only.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.db import connection
+
+from recall import bench
+from recall.query import namespace
+from recall.services import recall
+
+pytestmark = pytest.mark.django_db
+
+_QUOTED = re.compile(r'"([^"]*)"')
+
+
+@pytest.fixture
+def store(model):
+    """Three users of 10 facts and 40 episodes each (bench_recall's builder), the first with real vectors."""
+    builder = bench.Builder(10, 1, episodes_per_user=40)
+    builder.grow(150)
+    return builder.store
+
+
+def selects_of(run) -> list[tuple[str, tuple]]:
+    seen: list[tuple[str, tuple]] = []
+
+    def record(execute, sql, params, many, context):
+        if not many and sql.lstrip().upper().startswith("SELECT"):
+            seen.append((sql, tuple(params or ())))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
+        run()
+    return seen
+
+
+def plan_of(sql: str, params: tuple) -> list[str]:
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN QUERY PLAN " + sql, params)
+        return [row[3] for row in cursor.fetchall()]
+
+
+@pytest.mark.parametrize(
+    ("mode", "as_of"), [("hybrid", None), ("lexical", None), ("vector", None), ("hybrid", "2024-06-01T00:00:00Z")]
+)
+def test_recall_over_both_sources_never_scans_a_whole_table(store, mode, as_of):
+    user, texts = store.measured[0]
+    words = texts[-1].rstrip(".").split()[1:4]  # words of one of the user's episodes
+    query = f"what did I say in March 2024 about {' '.join(words)}?"  # a named time: the time lists run too
+    selects = selects_of(
+        lambda: recall(user=user, query=query, k=10, mode=mode, as_of=as_of, sources=("facts", "episodes"))
+    )
+    tables = " ".join(sql for sql, _ in selects)
+    assert "recall_episode_vector" in tables or mode == "lexical"
+    assert "recall_episode_fts" in tables or mode == "vector"
+    assert "facts_turn" in tables
+    for sql, params in selects:
+        for step in plan_of(sql, params):
+            if step.startswith("SCAN"):
+                assert "VIRTUAL TABLE" in step, (step, sql)
+        if " MATCH " in sql:
+            terms = [t for p in params if isinstance(p, str) for t in _QUOTED.findall(p)]
+            assert terms and all(t.startswith(namespace(user.pk)) for t in terms), (sql, params)
