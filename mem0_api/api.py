@@ -12,6 +12,7 @@ from uuid import UUID
 
 from django.db import transaction
 from django.db.models import prefetch_related_objects
+from django.http import HttpResponse
 from ninja import NinjaAPI, Query, Router, Schema
 
 from facts import privacy, selectors, services
@@ -32,12 +33,13 @@ from mem0_api.schemas import (
     PingOut,
     SearchIn,
     SearchOut,
+    SearchWithEpisodesOut,
     UpdateIn,
 )
 from memory_service.auth import require_scope, token_or_bearer_auth
 from memory_service.errors import NotFound, Rejected, ServiceError
 from memory_service.schemas import Message
-from recall import services as recall_services
+from recall import search
 
 router = Router(tags=["mem0"])
 ERRORS = {401: Message, 403: Message, 404: Message, 409: Message, 422: Message}
@@ -159,15 +161,27 @@ def list_memories(request, payload: ListIn, paging: Query[PageQuery]):
 
 @router.post("/v3/memories/search/", response={200: SearchOut, **ERRORS})
 def search_memories(request, payload: SearchIn):
+    """mem0's search: the facts as `results`; with `sources` naming episodes, also `episodes`."""
     tenant = require_scope(request, "read")
     user = mem0_selectors.memory_user_or_none(tenant=tenant, user_id=convert.user_id_of(payload.filters))
-    if user is None:
-        return {"results": []}
+    sources = payload.sources or ["facts"]
     mode = "lexical" if payload.keyword_search else "hybrid"
-    result = recall_services.recall(user=user, query=payload.query, k=payload.top_k, mode=mode)
-    facts = [hit.fact for hit in result.items]
-    prefetch_related_objects(facts, "user", "superseded_by", "replaces")
-    return {"results": [{**convert.memory_json(hit.fact), "score": hit.score} for hit in result.items]}
+    found = search.Search()
+    if user is not None:  # mem0 answers an empty search for a user it has not seen
+        found = search.search(user=user, query=payload.query, k=payload.top_k, mode=mode, sources=sources)
+    prefetch_related_objects([hit.fact for hit in found.facts], "user", "superseded_by", "replaces")
+    results = [{**convert.memory_json(hit.fact), "score": hit.score} for hit in found.facts]
+    if "episodes" not in sources:
+        return {"results": results}
+    body = SearchWithEpisodesOut.model_validate(
+        {
+            "results": results,
+            "episodes": [convert.episode_json(hit) for hit in found.episodes],
+            "episodes_withheld": found.withheld,
+        }
+    )
+    # Rendered as is: the declared SearchOut would drop the opt-in list.
+    return HttpResponse(body.model_dump_json(), content_type="application/json")
 
 
 @router.get("/v1/memories/{memory_id}/", response={200: MemoryOut, **ERRORS})

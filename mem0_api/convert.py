@@ -42,6 +42,18 @@ def memory_json(fact: Fact) -> dict:
     }
 
 
+def episode_json(hit) -> dict:
+    """A recalled episode (recall.episodes.EpisodeHit) for the opt-in `episodes` list of a search."""
+    return {
+        "turn_id": hit.turn.turn_id,
+        "session_id": hit.turn.session_id,
+        "occurred_at": _iso(hit.turn.occurred_at),
+        "text": hit.text,
+        "memory_ids": [str(fact.uuid) for fact in hit.facts],
+        "score": hit.score,
+    }
+
+
 def history_list(entries: list[FactHistory], user_id: str) -> list[dict]:
     """mem0-style entries, oldest first. Our supersede entry is written on the old version; mem0's
     UPDATE names the new text, which is that of the version named in `superseded_by`."""

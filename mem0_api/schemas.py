@@ -36,6 +36,9 @@ class SearchIn(Schema):
     keyword_search: bool = False
     threshold: float | None = None
     rerank: bool | None = None
+    # Ours, opt-in (the client sends any extra keyword of search() in the body): with "episodes",
+    # the answer gains an `episodes` list beside `results`. Omitted: facts only, mem0's shape.
+    sources: list[Literal["facts", "episodes"]] | None = Field(None, min_length=1, max_length=2)
 
 
 class UpdateIn(Schema):
@@ -81,6 +84,22 @@ class MemoryPageOut(Schema):
 
 class SearchOut(Schema):
     results: list[ScoredMemoryOut]
+
+
+class EpisodeOut(Schema):
+    """A past message of the user that matched the search (what was said, not a memory)."""
+
+    turn_id: str = Field(..., description="The turn's id: the event_id of the add that sent it")
+    session_id: str = Field(..., description="The conversation: the run_id of that add (default mem0)")
+    occurred_at: str
+    text: str
+    memory_ids: list[str] = Field(..., description="The live memories extracted from it")
+    score: float
+
+
+class SearchWithEpisodesOut(SearchOut):
+    episodes: list[EpisodeOut]
+    episodes_withheld: int = Field(0, description="Matching messages left out by the injection floor")
 
 
 class AddResultOut(Schema):

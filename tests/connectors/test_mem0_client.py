@@ -65,6 +65,39 @@ def test_the_memory_lifecycle_through_the_client(live):
     assert mem0.get_all(filters={"user_id": "m0-ana"})["count"] == 0
 
 
+DOG = "We just adopted a dog called Biscuit."
+
+
+def test_search_answers_facts_only_unless_episodes_are_asked_for(live):
+    mem0 = client(live, live.alice)
+    [event] = mem0.add([{"role": "user", "content": DOG}], filters={"user_id": "m0-dog"})["results"]
+    mem0.add(
+        [{"role": "user", "content": "I'm training for the Berlin marathon in April."}], filters={"user_id": "m0-dog"}
+    )
+    mem0.add("Prefers long walks", filters={"user_id": "m0-dog"}, infer=False)
+
+    plain = mem0.search("what is my dog called?", filters={"user_id": "m0-dog"}, top_k=5)
+    assert set(plain) == {"results"} and all("memory" in r for r in plain["results"])
+
+    both = mem0.search("what is my dog called?", filters={"user_id": "m0-dog"}, top_k=5, sources=["facts", "episodes"])
+    assert both["results"] == plain["results"]  # the memories are the same answer, opt-in or not
+    top = [e["text"] for e in both["episodes"][:3]]
+    assert DOG in top, both["episodes"]
+    dog = next(e for e in both["episodes"] if e["text"] == DOG)
+    assert dog["turn_id"] == event["event_id"] and dog["session_id"] == "mem0" and dog["occurred_at"]
+    assert both["episodes_withheld"] == 0
+
+    only = mem0.search("dog", filters={"user_id": "m0-dog"}, sources=["episodes"])
+    assert only["results"] == [] and DOG in [e["text"] for e in only["episodes"]]
+    assert mem0.search("dog", filters={"user_id": "m0-nobody"}, sources=["episodes"])["episodes"] == []
+
+
+@pytest.mark.parametrize("sources", [["chats"], [], ["facts", "episodes", "facts"], "episodes"])
+def test_bad_sources_are_refused_with_a_reason(live, sources):
+    with pytest.raises(ValidationError, match="sources"):
+        client(live, live.alice).search("dog", filters={"user_id": "m0-dog"}, sources=sources)
+
+
 def test_delete_all_and_delete_users_need_admin_and_erase(live):
     admin, writer = client(live, live.alice), client(live, live.alice_write)
     writer.add("Drives an electric car", filters={"user_id": "m0-zoe"}, infer=False)
