@@ -62,18 +62,32 @@ def said_by(user: MemoryUser, as_of: datetime | None) -> QuerySet[Turn]:
     return turns if as_of is None else turns.filter(occurred_at__lte=as_of)
 
 
+# What an episode hit reads of its turn; the rest of the row (the reply, the extraction outcome)
+# stays on disk.
+HIT_FIELDS = ("id", "user_id", "session_id", "turn_id", "user_input", "occurred_at")
+
+
+def _allowed_turns(turns: QuerySet[Turn], ranked: list[fusion.Candidate], limit: int | None) -> dict[int, Turn]:
+    """The turns of the best `limit` candidates that `turns` still holds, read in score order: one
+    query, plus one more for each stretch of candidates that stopped being episodes."""
+    loaded: dict[int, Turn] = {}
+    start = 0
+    while start < len(ranked) and (limit is None or len(loaded) < limit):
+        stretch = ranked[start:] if limit is None else ranked[start : start + limit - len(loaded)]
+        loaded.update(turns.filter(pk__in=[c.fact_id for c in stretch]).in_bulk())
+        start += len(stretch)
+    return loaded
+
+
 def load_hits(
     user: MemoryUser, cands: dict[int, fusion.Candidate], lists, as_of: datetime | None, limit: int | None
 ) -> list[EpisodeHit]:
     """The fused episode candidates as hits, best first. The query re-checks ownership and that
     each turn is still an episode (an index row lagging behind the write path never leaks);
     `as_of` keeps the turns said by then."""
-    turns = said_by(user, as_of).filter(pk__in=list(cands))
-    allowed = set(turns.values_list("pk", flat=True))
-    ranked = sorted((c for pk, c in cands.items() if pk in allowed), key=lambda c: (-c.score, -c.fact_id))
-    if limit is not None:
-        ranked = ranked[:limit]
-    loaded = turns.filter(pk__in=[c.fact_id for c in ranked]).in_bulk()
+    ranked = sorted(cands.values(), key=lambda c: (-c.score, -c.fact_id))
+    loaded = _allowed_turns(said_by(user, as_of).only(*HIT_FIELDS), ranked, limit)
+    ranked = [c for c in ranked if c.fact_id in loaded][:limit]
     produced: dict[int, list[Fact]] = {}
     for fact in Fact.objects.live().filter(user=user, source_turn_id__in=list(loaded)).order_by("pk"):
         produced.setdefault(fact.source_turn_id, []).append(fact)

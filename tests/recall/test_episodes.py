@@ -165,3 +165,14 @@ def test_rebuild_and_reindex_bring_the_episode_index_back(api, post_turn):
     out = StringIO()
     call_command("reindex_embeddings", "--all", stdout=out)
     assert "episodes=1 embedded episodes=1" in out.getvalue()
+
+
+def test_episodes_whose_index_rows_lag_are_skipped_and_the_next_best_returned(api, post_turn):
+    for n in range(3):
+        post_turn(api, f"gone{n}", f"We just adopted a dog called Biscuit, day {n}.")
+    post_turn(api, "kept", "I walk Pixel, my other dog, every morning.")
+    # Withdrawn in the database, still in the index (its sync has not run yet).
+    Turn.objects.filter(turn_id__startswith="gone").update(episode_withdrawn=True)
+    assert fts.total_rows(EPISODES) == 4
+    body = recall(api, "dog called Biscuit", sources=["episodes"], k=1)
+    assert episode_texts(body) == ["I walk Pixel, my other dog, every morning."]
