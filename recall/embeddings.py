@@ -87,12 +87,26 @@ class LocalEmbedder:
             return np.zeros((0, self.dim), dtype=np.float32)
         model = self._load()
         try:
-            vectors = model.encode(list(texts), batch_size=64, normalize_embeddings=True, show_progress_bar=False)
+            if len(texts) == 1:
+                vectors = self._forward_one(model, texts[0])
+            else:
+                vectors = model.encode(list(texts), batch_size=64, normalize_embeddings=True, show_progress_bar=False)
         except Exception as exc:
             _record_error(exc)
             raise EmbedderError(f"The local embedding model failed: {exc}") from exc
         _record_ok()
         return _normalise(vectors)
+
+    @staticmethod
+    def _forward_one(model, text: str) -> np.ndarray:
+        """One text (a query) straight through the model's modules: the same vector as
+        `encode` (tests/recall/test_embeddings.py), without its batching, sorting and
+        conversion steps, which cost a query a few milliseconds."""
+        import torch
+
+        with torch.inference_mode():
+            features = model.tokenize([text])
+            return model(features)["sentence_embedding"].numpy()
 
     def load_before_fork(self) -> None:
         """Load the model, and run it once, on one intra-op thread, in a parent that forks.
