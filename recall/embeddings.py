@@ -105,7 +105,7 @@ class LocalEmbedder:
         import torch
 
         with torch.inference_mode():
-            features = model.tokenize([text])
+            features = model.preprocess([text])
             return model(features)["sentence_embedding"].numpy()
 
     def load_before_fork(self) -> None:
