@@ -44,18 +44,8 @@ dev: migrate
 system-deps:
 	bash scripts/system-deps.sh
 
-# These tests commit to the test database file for real. Run in one process after
-# the rest of the suite, they met a corrupted file ("database disk image is
-# malformed"); in a process of their own, with a fresh test database, they pass.
-# An open defect: docs/testing.md says what is known.
-OWN_PROCESS := tests/facts/test_privacy_raw_bytes.py tests/integration/test_embedded_backlog.py \
-	tests/profiles/test_metrics_browser.py tests/recall/test_secure_delete.py \
-	tests/service/test_connections.py \
-	tests/recall/test_commands.py::test_reindex_embeddings_never_embeds_inside_a_transaction
-
 test: install-dev migrate system-deps
-	$(PY) -m pytest $(addprefix --deselect ,$(OWN_PROCESS))
-	$(PY) -m pytest $(OWN_PROCESS)
+	$(PY) -m pytest
 
 # Formatting, lint rules and types (mypy with the django-stubs plugin); settings in pyproject.toml.
 lint: install-dev

@@ -62,26 +62,15 @@ def when_ready(server) -> None:
 
 
 def _load_embedding_model(server) -> None:
-    """Load the local model in the master, so no request pays for it.
-
-    Only on one intra-op thread: once torch has run a parallel region the
-    OpenMP thread pool exists in this process, and a forked worker that then
-    runs the model waits forever for pool threads it does not have
-    (tests/service/test_gunicorn.py hangs that way if this runs on two). With
-    one thread no pool is started; each worker starts its own in post_fork.
-    The local embedder sets torch's thread count from MEMORY_TORCH_THREADS
-    when it loads, hence the override.
-    """
+    """Load the local model in the master, so no request pays for it (recall/embeddings.py)."""
     from django.conf import settings
-    from django.test.utils import override_settings
 
     from recall.embeddings import get_embedder
 
     embedder = get_embedder()
     if embedder.provider != "local":
         return  # a remote endpoint: nothing to load, and no call to spend at start-up
-    with override_settings(MEMORY_TORCH_THREADS=1):
-        embedder.embed(["Warm the embedding model before the workers fork."])
+    embedder.load_before_fork()
     server.log.info(
         "Embedding model %s loaded; workers use %d torch threads", embedder.model_name, settings.MEMORY_TORCH_THREADS
     )
@@ -95,20 +84,11 @@ def pre_fork(server, worker) -> None:
 
 
 def post_fork(server, worker) -> None:
-    """Give the worker its torch threads and run one embedding, before it accepts requests.
-
-    The first parallel forward pass starts the OpenMP pool and is several times
-    slower than the next ones; doing it here keeps that off the first request.
-    """
-    from django.conf import settings
-
+    """Give the worker its torch threads and run one embedding, before it accepts requests."""
     from recall.embeddings import get_embedder
 
     embedder = get_embedder()
     if embedder.provider != "local":
         return
-    import torch
-
-    torch.set_num_threads(max(1, settings.MEMORY_TORCH_THREADS))
-    embedder.embed(["Warm this worker's thread pool."])
+    embedder.warm_after_fork()
     server.log.info("Worker %s: embedding model warm", worker.pid)

@@ -1,10 +1,13 @@
 from __future__ import annotations
 
+import logging
 import os
 
 from celery import Celery, signals
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memory_service.settings")
+
+logger = logging.getLogger(__name__)
 
 app = Celery("memory_service")
 app.config_from_object("django.conf:settings", namespace="CELERY")
@@ -34,3 +37,37 @@ def _drop_inherited_connections(**kwargs) -> None:
         if conn.connection is not None:
             _inherited_connections.append(conn.connection)
             conn.connection = None
+
+
+# The local embedding model is loaded once in the master, before the pool forks, so
+# the pool processes share its memory and no task pays for the load (each used to
+# load its own copy on its first embedding: seconds, and ~90 MB per process).
+_model_in_master = False
+
+
+@signals.worker_init.connect(dispatch_uid="memory_service.load_model_before_fork")
+def _load_model_before_fork(sender=None, **kwargs) -> None:
+    global _model_in_master
+    from celery.concurrency import get_implementation
+    from celery.concurrency.prefork import TaskPool
+    from django.conf import settings
+
+    from recall.embeddings import get_embedder
+
+    embedder = get_embedder()
+    queues = set(app.amqp.queues.consume_from)
+    embeds = bool(queues & {settings.MEMORY_QUEUE_DB, settings.MEMORY_QUEUE_EMBED})
+    pool = get_implementation(getattr(sender, "pool_cls", None) or app.conf.worker_pool)
+    if embedder.provider == "local" and embeds and issubclass(pool, TaskPool):
+        embedder.load_before_fork()
+        _model_in_master = True
+        logger.info("Embedding model %s loaded before the pool forks", embedder.model_name)
+
+
+@signals.worker_process_init.connect(dispatch_uid="memory_service.warm_model_after_fork")
+def _warm_model_after_fork(**kwargs) -> None:
+    if _model_in_master:
+        from recall.embeddings import get_embedder
+
+        get_embedder().warm_after_fork()
+        logger.info("Pool process %d: embedding model warm", os.getpid())

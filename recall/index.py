@@ -37,10 +37,34 @@ class Document:
         return hashlib.sha1(raw.encode()).hexdigest()
 
 
-def document(fact: Fact, entity_names: list[str] | None = None, exchange: str = "") -> Document:
+# A source message longer than this is not indexed whole: the excerpt stands for it.
+STATED_IN_MAX_CHARS = 1000
+
+
+@dataclass(frozen=True)
+class SourceTurn:
+    """What the indexed context of a fact takes from the turn it was stated in."""
+
+    message: str  # the user's message
+    exchange: str  # the end of the assistant message it answered and the start of the reply
+
+
+def stated_in(excerpt: str, message: str) -> str:
+    """The words a fact was stated in. The write path keeps one sentence of the user's message
+    as the excerpt (what a reviewer reads); the index takes the whole message when the excerpt
+    is part of it, because the rest of the message often holds the words a question uses
+    (docs/recall.md, "Index layout and why")."""
+    if message and len(message) <= STATED_IN_MAX_CHARS and excerpt in message:
+        return message
+    return excerpt
+
+
+def document(fact: Fact, entity_names: list[str] | None = None, source: SourceTurn | None = None) -> Document:
     key_words = fact.key.replace("_", " ").replace(".", " ").replace("-", " ") if fact.key else ""
     body = " ".join(part for part in (fact.text, key_words, " ".join(entity_names or [])) if part)
-    context = " ".join(part for part in (fact.source_excerpt or "", exchange) if part)
+    excerpt = fact.source_excerpt or ""
+    words = stated_in(excerpt, source.message) if source and excerpt else excerpt
+    context = " ".join(part for part in (words, source.exchange if source else "") if part)
     return document_of_text(fact.pk, fact.user_id, fact.text, context, body)
 
 
@@ -52,33 +76,44 @@ def document_of_text(pk: int, user_id: int, text: str, context: str, body: str |
     return Document(pk, user_id, text if body is None else body, context, embed_text)
 
 
-def _exchanges(facts: list[Fact]) -> dict[int, str]:
-    """turn id -> the exchange around the user's words: the end of the assistant message they answered
-    and the start of the reply they got. A fact stated as an answer ("yes, since May") is found by
-    the question's words too ("where do you work?")."""
-    cap = settings.MEMORY_RECALL_EXCHANGE_CHARS
-    turn_ids = {f.source_turn_id for f in facts if f.source_turn_id}
-    if not cap or not turn_ids:
-        return {}
-    # One query: each source turn with the assistant message of the turn before it in its session.
+def with_answered(turns):
+    """Each turn annotated with `answered`: the assistant message of the turn before it in its session."""
     before = (
         Turn.objects.filter(user_id=OuterRef("user_id"), session_id=OuterRef("session_id"))
         .filter(Q(created_at__lt=OuterRef("created_at")) | Q(created_at=OuterRef("created_at"), pk__lt=OuterRef("pk")))
         .order_by("-created_at", "-pk")
         .values("assistant_response")[:1]
     )
-    rows = Turn.objects.filter(pk__in=turn_ids).annotate(before=Subquery(before))
+    return turns.annotate(answered=Subquery(before))
+
+
+def exchange_of(answered: str | None, reply: str) -> str:
+    """The exchange around the user's words: the end of the assistant message they answered and
+    the start of the reply they got. Words stated as an answer ("yes, since May") are found by the
+    question's words too ("where do you work?")."""
+    cap = settings.MEMORY_RECALL_EXCHANGE_CHARS
+    if not cap:
+        return ""
+    return " ".join(part for part in ((answered or "")[-cap:], (reply or "")[:cap]) if part)
+
+
+def _source_turns(facts: list[Fact]) -> dict[int, SourceTurn]:
+    """turn id -> what the facts stated in that turn index from it (one query for all)."""
+    turn_ids = {f.source_turn_id for f in facts if f.source_turn_id}
+    if not turn_ids:
+        return {}
+    rows = with_answered(Turn.objects.filter(pk__in=turn_ids))
     return {
-        pk: " ".join(part for part in ((answered or "")[-cap:], reply[:cap]) if part)
-        for pk, answered, reply in rows.values_list("pk", "before", "assistant_response")
+        pk: SourceTurn(message, exchange_of(answered, reply))
+        for pk, message, answered, reply in rows.values_list("pk", "user_input", "answered", "assistant_response")
     }
 
 
 def documents(facts: list[Fact]) -> dict[int, Document]:
     """The indexed documents of these facts (entity tags prefetched by the caller)."""
-    exchanges = _exchanges(facts)
+    sources = _source_turns(facts)
     return {
-        f.pk: document(f, [t.entity.display_name for t in f.entity_tags.all()], exchanges.get(f.source_turn_id, ""))
+        f.pk: document(f, [t.entity.display_name for t in f.entity_tags.all()], sources.get(f.source_turn_id))
         for f in facts
     }
 

@@ -17,11 +17,9 @@ import hashlib
 import json
 import re
 import threading
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from facts.extraction.scripted_llm import Reply, ScriptedLLM
 from recall.evaluation import TurnSpec, conversation_turns, corpus_items
 
 _BLOCK = re.compile(r"--- message at (?P<at>[^\n]+?) ---\nUser: ")
@@ -103,40 +101,6 @@ class ReplayExtractor:
         return json.dumps({"add": add, "supersede": [], "expire": [], "edges": []})
 
 
-# --- HTTP plumbing (stdlib): an OpenAI-compatible /chat/completions around `answer` ----------
-
-
-def serve(answer: Callable[[dict], str]) -> tuple[ThreadingHTTPServer, str]:
-    """Start a loopback server on a free port in a daemon thread; (server, base_url ending in /v1)."""
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
-            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
-            completion = {
-                "id": f"replay-{time.time_ns()}",
-                "object": "chat.completion",
-                "created": int(time.time()),
-                "model": body.get("model", "replay"),
-                "choices": [
-                    {
-                        "index": 0,
-                        "message": {"role": "assistant", "content": answer(body)},
-                        "finish_reason": "stop",
-                    }
-                ],
-                "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
-            }
-            data = json.dumps(completion).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, format, *args) -> None:  # quiet: one line per call would flood the report
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/v1"
+def replay_server(extractor: ReplayExtractor) -> ScriptedLLM:
+    """The loopback OpenAI-compatible endpoint around `extractor.answer` (not started)."""
+    return ScriptedLLM(lambda request: Reply.text(extractor.answer(request)))

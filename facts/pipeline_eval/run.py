@@ -17,7 +17,7 @@ from tqdm import tqdm
 from facts.models import ApiKey, MemoryUser, Tenant
 from facts.pipeline_eval import replay, report, stack
 from facts.pipeline_eval.data import first_turns
-from facts.pipeline_eval.replay_llm import ReplayExtractor, conversation_plan, serve
+from facts.pipeline_eval.replay_llm import ReplayExtractor, conversation_plan, replay_server
 from recall import evaluation
 from recall.embeddings import get_embedder
 
@@ -52,7 +52,8 @@ def _replay(options: Options, conversations, stderr) -> tuple[dict, dict[str, Me
     """Post everything through a live server and worker; (report, users, provenance)."""
     plans = [conversation_plan(name, conv) for name, conv in conversations]
     extractor = ReplayExtractor(plans)
-    llm_server, llm_url = serve(extractor.answer)
+    llm_server = replay_server(extractor).start()
+    llm_url = llm_server.url
     tenant = Tenant.objects.create(name="eval-pipeline")
     _, api_key = ApiKey.objects.issue(tenant=tenant, name="eval_pipeline", scopes=["read", "write"])
     total = sum(len(plan.turns) for plan in plans)
@@ -76,7 +77,7 @@ def _replay(options: Options, conversations, stderr) -> tuple[dict, dict[str, Me
             wall_s = time.monotonic() - started
             open_work["worker_restarts"] = worker.restarts
     finally:
-        llm_server.shutdown()
+        llm_server.stop()
     result, provenance = report.analyse(plans, users, extractor)
     result["open_at_end"] = open_work
     result["turn_ms"]["wall_per_turn"] = round(wall_s * 1000 / total, 1) if total else None

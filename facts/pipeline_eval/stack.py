@@ -34,6 +34,10 @@ def inner_env(workdir: Path) -> dict[str, str]:
         "DJANGO_SETTINGS_MODULE": "memory_service.settings",
         "HF_HUB_OFFLINE": "1",
         "LOG_LEVEL": os.environ.get("EVAL_PIPELINE_LOG_LEVEL", "WARNING"),
+        # The replay posts as fast as the API takes it: it measures the pipeline, not the limiter.
+        "MEMORY_RATE_LIMIT_WRITE": "off",
+        "MEMORY_RATE_LIMIT_READ": "off",
+        "MEMORY_RATE_LIMIT_RECALL": "off",
     }
 
 

@@ -101,3 +101,34 @@ def test_an_older_delivery_never_moves_last_used_back(alice):
     bookkeeping.touch_api_key(key.pk, "2026-05-01T10:00:00+00:00")
     key.refresh_from_db()
     assert key.last_used_at.isoformat() == "2026-05-02T10:00:00+00:00"
+
+
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_a_prefork_worker_loads_the_embedding_model_once_before_its_pool_forks(broker, tmp_path):
+    proc = start_worker(tmp_path, "--concurrency", "2")
+    try:
+        who = make_tenant("acme")
+        r = ApiClient(who.raw_key).post("/users/u1/facts", {"text": "User keeps bees."})
+        assert r.status_code == 201, r.content
+        fact = Fact.objects.get(user__external_id="u1")
+        assert _wait_for(lambda: len(vec.indexed([fact.pk])) == 1), (tmp_path / "worker.log").read_text()[-4000:]
+    finally:
+        stop_worker(proc)
+    log = (tmp_path / "worker.log").read_text()
+    assert log.count("loaded before the pool forks") == 1, log[-4000:]
+    assert log.count("embedding model warm") == 2, log[-4000:]  # each pool process warmed its threads
+    # The master's load is the only one: no pool process loaded a copy of its own
+    # (sentence-transformers logs each load).
+    assert log.count("Loading SentenceTransformer model from") == 1, log[-4000:]
+
+
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_that_only_calls_the_llm_does_not_load_the_embedding_model(broker, tmp_path):
+    proc = start_worker(tmp_path, "-Q", "llm", "--concurrency", "1")
+    try:
+        assert _wait_for(lambda: "ready" in (tmp_path / "worker.log").read_text()), "the worker never started"
+    finally:
+        stop_worker(proc)
+    assert "loaded before the pool forks" not in (tmp_path / "worker.log").read_text()

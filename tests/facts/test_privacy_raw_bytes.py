@@ -14,6 +14,7 @@ from django.db import connection
 from facts import privacy, services
 from facts.models import MemoryUser, Turn
 from recall import episode_index
+from tests.db_files import file_bytes
 from tests.facts.dashboard_helpers import seed_everything
 
 
@@ -23,7 +24,7 @@ def _database_bytes() -> dict[str, bytes]:
     for suffix in ("", "-wal", "-shm"):
         path = Path(f"{name}{suffix}")
         if path.exists():
-            files[path.name] = path.read_bytes()
+            files[path.name] = file_bytes(path)
     return files
 
 

@@ -122,3 +122,26 @@ def test_without_the_exchange_only_the_facts_own_words_are_indexed(memory, setti
     porto = memory.store(user, "User is based in Porto.", source_turn=turn, source_excerpt="Mostly Porto now.")
     assert fts.search(user.pk, ["city"], 5) == []
     assert [fid for fid, _ in fts.search(user.pk, ["porto"], 5)] == [porto.pk]
+
+
+def test_a_fact_is_found_by_the_other_sentences_of_the_message_it_was_stated_in(memory):
+    """The write path keeps one sentence as the excerpt; the index takes the whole message."""
+    user = memory.user()
+    message = "We finally went camping last weekend. Fresh air, a cozy cabin by the lake and no phones."
+    turn = _exchange(user, "How was your weekend?", message, "That sounds lovely.")
+    trip = memory.store(
+        user,
+        "User went camping last weekend.",
+        source_turn=turn,
+        source_excerpt="We finally went camping last weekend.",
+    )
+    memory.store(user, "User drinks green tea.")
+    assert [fid for fid, _ in fts.search(user.pk, ["cabin"], 5)] == [trip.pk]
+
+
+def test_an_excerpt_that_is_not_part_of_the_source_message_is_indexed_as_it_is(memory):
+    user = memory.user()
+    turn = _exchange(user, "How was your weekend?", "We went camping by the lake.", "Lovely.")
+    trip = memory.store(user, "User went camping.", source_turn=turn, source_excerpt="an excerpt from elsewhere")
+    assert fts.search(user.pk, ["lake"], 5) == []
+    assert [fid for fid, _ in fts.search(user.pk, ["elsewhere"], 5)] == [trip.pk]

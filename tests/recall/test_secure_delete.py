@@ -6,6 +6,7 @@ import pytest
 from django.db import connection, transaction
 
 from recall import fts, vec
+from tests.db_files import file_bytes
 
 TOKEN = "qwzrtplumbicorn"
 
@@ -15,7 +16,7 @@ def _file_bytes() -> bytes:
         cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     name = Path(connection.settings_dict["NAME"])
     wal = Path(f"{name}-wal")
-    return name.read_bytes() + (wal.read_bytes() if wal.exists() else b"")
+    return file_bytes(name) + file_bytes(wal)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -1,0 +1,24 @@
+"""Read the test database's files the only safe way: from another process.
+
+SQLite's locks are POSIX advisory locks, which belong to a process, not to a
+file descriptor: closing *any* descriptor on a file drops every lock the
+process holds on it (docs/testing.md, "Reading the database files"). A test
+that opened the database file, its WAL or its shared-memory file with
+``open()`` and closed it silently released the locks of every connection of
+the test process. The next process to open the database (a Celery worker, the
+production server) then believed it was alone, rebuilt the WAL index under the
+test process's feet, and the file was corrupted ("database disk image is
+malformed"). A child process's descriptors do not touch our locks.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+
+def file_bytes(path: Path) -> bytes:
+    """The bytes of ``path``, read by a child process (b"" if it does not exist)."""
+    if not path.exists():
+        return b""
+    return subprocess.run(["cat", "--", str(path)], capture_output=True, check=True).stdout
