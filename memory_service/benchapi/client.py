@@ -120,12 +120,15 @@ def run_step(
     concurrency: int,
     expect: int,
     progress: Callable[[int], None],
+    keepalive: bool = True,
 ) -> Step:
     """Send `calls` from `concurrency` clients at once, each taking the next call as soon as
-    it has its answer; time each request and the whole step (first start to last answer)."""
+    it has its answer; time each request and the whole step (first start to last answer).
+    Without keepalive each request opens its own connection, and its time includes that."""
     clients = [Connection(base_url, api_key) for _ in range(concurrency)]
-    for client in clients:
-        client.connect()  # connecting is not part of any request's time
+    if keepalive:
+        for client in clients:
+            client.connect()  # connecting once is not part of any request's time
     answers: list[list[tuple[int, float, bytes | str]]] = [[] for _ in clients]
     finished = [0.0] * concurrency
     next_call = itertools.count()  # next() on it is atomic under the GIL: each call is taken once
@@ -139,6 +142,8 @@ def run_step(
                 status, data, _ = clients[n].send(method, calls[i].path, calls[i].body)
             except (OSError, HTTPException) as exc:
                 status, data = 0, f"{type(exc).__name__}: {exc}".encode()
+            if not keepalive:
+                clients[n].close()  # http.client connects again on the next request
             answers[n].append((status, (time.perf_counter() - began) * 1000, data))
         finished[n] = time.perf_counter()
 

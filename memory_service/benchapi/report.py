@@ -45,6 +45,7 @@ def assemble(*, target, options, results: dict, first: dict, load: tuple, extra:
         "facts_per_user": options.facts_per_user,
         "requests": options.requests,
         "concurrency": options.concurrency,
+        "keepalive": options.keepalive,
         "recall_k": RECALL_K,
         "context_max_tokens": CONTEXT_MAX_TOKENS,
         "first_request": first,
@@ -59,7 +60,8 @@ def table(report: dict) -> str:
     lines = [
         f"server {report['server']} at {report['url']}, commit {str(report['git']['commit'])[:12]}"
         f"{' (with changes)' if report['git']['dirty'] else ''}; {report['users']} users x "
-        f"{report['facts_per_user']} facts; {report['requests']} requests per step",
+        f"{report['facts_per_user']} facts; {report['requests']} requests per step"
+        f"{'' if report['keepalive'] else ', a new connection per request'}",
         f"load average at start {report['load_average']['start']}, at end {report['load_average']['end']}",
         f"{'route':<16} {'clients':>7} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>7} {'429':>5}",
     ]

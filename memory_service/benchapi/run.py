@@ -31,6 +31,7 @@ class Options:
     requests: int
     concurrency: list[int]
     settle_timeout: float
+    keepalive: bool
     erase_users: bool  # erase the bench users afterwards (a server bench_api did not start)
 
 
@@ -271,6 +272,7 @@ def measure(target: Target, work: Workload, options: Options, api: Connection, s
                     concurrency=concurrency,
                     expect=route.expect,
                     progress=bar.update,
+                    keepalive=options.keepalive,
                 )
                 summary = step.summary()
                 if route.writes:

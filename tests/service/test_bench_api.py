@@ -50,6 +50,7 @@ def test_a_small_run_against_the_production_server_it_starts_covers_every_route_
     assert sum(row["requests"] for steps in report["results"].values() for row in steps.values()) == 5 * 2 * 10
     assert _table_rows(out.getvalue()) == {(route, c) for route in ROUTE_NAMES for c in ("1", "2")}
     assert report["server"] == "gunicorn" and report["gunicorn"]["workers"] == 1
+    assert report["keepalive"] is True
     assert (report["users"], report["facts_per_user"]) == (2, 10)
     first = report["first_request"]
     assert first["fresh_server"] is True and first["status"] == 200 and first["ratio"] > 0
@@ -76,21 +77,26 @@ def url_service(tmp_path_factory):
     manage(["migrate", "--noinput", "-v", "0"], env)
     created = manage(["create_tenant", "bench", "--scopes", "read,write,admin"], env)
     key = re.search(r"^api_key=(\S+)$", created, re.MULTILINE).group(1)
+    tenant_id = re.search(r"^tenant_id=(\S+)$", created, re.MULTILINE).group(1)
+    issued = manage(["issue_key", tenant_id, "--scopes", "read,write"], env)
+    no_admin_key = re.search(r"api_key=(\S+)", issued).group(1)
     proc, base = start_web(env, tmp)
     try:
-        yield base, key
+        yield base, key, no_admin_key
     finally:
         proc.stop()
 
 
 @pytest.mark.integration
-def test_against_a_url_it_measures_every_route_then_erases_its_bench_users(url_service, tmp_path):
-    base, key = url_service
+def test_against_a_url_it_measures_every_route_with_a_connection_per_request_then_erases_its_users(
+    url_service, tmp_path
+):
+    base, key, _ = url_service
     json_path = tmp_path / "bench.json"
     call_command(
         "bench_api",
         *("--url", f"{base}/api/v1/", "--api-key", key, "--users", "2", "--facts-per-user", "20"),
-        *("--requests", "6", "--concurrency", "1,3"),
+        *("--requests", "6", "--concurrency", "1,3", "--no-keepalive"),
         *("--json", str(json_path)),
         stdout=StringIO(),
     )
@@ -98,6 +104,7 @@ def test_against_a_url_it_measures_every_route_then_erases_its_bench_users(url_s
     _assert_every_step_clean(report, [1, 3])
     assert report["server"] == "external" and report["url"] == base
     assert report["first_request"]["fresh_server"] is False
+    assert report["keepalive"] is False
     assert report["notes"] == []
     # The admin key let it erase every user it made: the first bench user is gone.
     status, _ = Http(base, key).get(f"/users/{report['user_prefix']}u000/facts")
@@ -105,8 +112,24 @@ def test_against_a_url_it_measures_every_route_then_erases_its_bench_users(url_s
 
 
 @pytest.mark.integration
+def test_without_the_admin_scope_it_leaves_its_users_and_says_how_to_erase_them(url_service):
+    base, _, no_admin_key = url_service
+    out = StringIO()
+    call_command(
+        "bench_api",
+        *("--url", base, "--api-key", no_admin_key, "--users", "1", "--facts-per-user", "3"),
+        *("--requests", "2", "--concurrency", "1"),
+        stdout=out,
+    )
+    prefix = re.search(r"ids starting (bench-\w+-)\)", out.getvalue()).group(1)
+    assert "lacks the admin scope" in out.getvalue() and "erase_user" in out.getvalue()
+    status, body = Http(base, no_admin_key).get(f"/users/{prefix}u000/facts")
+    assert status == 200 and len(body["items"]) == 3
+
+
+@pytest.mark.integration
 def test_a_refused_key_says_which_key_to_pass(url_service):
-    base, _ = url_service
+    base, _, _ = url_service
     with pytest.raises(CommandError, match="refused the API key.*create_tenant"):
         call_command("bench_api", "--url", base, "--api-key", "mem_nope_nope", stdout=StringIO())
 

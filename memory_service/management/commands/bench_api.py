@@ -64,31 +64,18 @@ class Command(BaseCommand):
             default=600,
             help="seconds to wait for the worker (index sync, turn backlog) before and between steps",
         )
+        parser.add_argument(
+            "--no-keepalive",
+            dest="keepalive",
+            action="store_false",
+            help="open a new connection for every request (default: one kept-alive connection per client)",
+        )
         parser.add_argument("--keep", action="store_true", help="keep the temp folder / the bench users on --url")
 
-    def handle(
-        self,
-        *args,
-        url,
-        api_key,
-        server,
-        users,
-        facts_per_user,
-        requests,
-        concurrency,
-        json_out,
-        settle_timeout,
-        keep,
-        **_,
-    ):
-        clients = _clients(concurrency)
-        if min(users, facts_per_user, requests) < 1 or settle_timeout <= 0:
-            raise CommandError("--users, --facts-per-user, --requests and --settle-timeout must be positive.")
-        if facts_per_user > MAX_FACTS_PER_USER:
-            raise CommandError(f"--facts-per-user goes up to {MAX_FACTS_PER_USER}: more would meet a user's budgets.")
+    def handle(self, *args, url, api_key, server, json_out, keep, **given):
+        options = _options(given, erase_users=bool(url) and not keep)
         if json_out and not Path(json_out).resolve().parent.is_dir():
             raise CommandError(f"The folder of --json {json_out} does not exist.")
-        options = Options(users, facts_per_user, requests, clients, settle_timeout, erase_users=bool(url) and not keep)
         if url:
             target = self._external_target(url, api_key, server)
             self._finish(run(options, target, self.stderr), json_out)
@@ -99,20 +86,20 @@ class Command(BaseCommand):
                 raise CommandError("Refusing to run: the configured database is not in the throwaway folder.")
             self._finish(self._run_own(options, server or "gunicorn"), json_out)
         else:
-            argv = ["--server", server or "gunicorn", "--users", str(users), "--facts-per-user", str(facts_per_user)]
-            argv += ["--requests", str(requests)]
-            argv += ["--concurrency", ",".join(map(str, clients)), "--settle-timeout", str(settle_timeout)]
-            if json_out:
-                argv += ["--json", str(Path(json_out).resolve())]
-            throwaway.rerun(
-                "bench_api",
-                argv,
-                what="The benchmark",
-                keep=keep,
-                stdout=self.stdout,
-                stderr=self.stderr,
-                env=SERVER_ENV,
-            )
+            self._rerun(options, server or "gunicorn", json_out, keep)
+
+    def _rerun(self, options: Options, server: str, json_out: str | None, keep: bool) -> None:
+        """Run again as a child process whose settings point at a temp folder (memory_service/throwaway.py)."""
+        argv = ["--server", server, "--users", str(options.users), "--facts-per-user", str(options.facts_per_user)]
+        argv += ["--requests", str(options.requests), "--concurrency", ",".join(map(str, options.concurrency))]
+        argv += ["--settle-timeout", str(options.settle_timeout)]
+        if not options.keepalive:
+            argv.append("--no-keepalive")
+        if json_out:
+            argv += ["--json", str(Path(json_out).resolve())]
+        throwaway.rerun(
+            "bench_api", argv, what="The benchmark", keep=keep, stdout=self.stdout, stderr=self.stderr, env=SERVER_ENV
+        )
 
     @staticmethod
     def _external_target(url: str, api_key: str | None, server: str | None) -> Target:
@@ -151,6 +138,23 @@ class Command(BaseCommand):
         if json_out:
             Path(json_out).write_text(json.dumps(result, indent=2))
             self.stdout.write(f"wrote {json_out}")
+
+
+def _options(given: dict, *, erase_users: bool) -> Options:
+    users, facts_per_user, requests = given["users"], given["facts_per_user"], given["requests"]
+    if min(users, facts_per_user, requests) < 1 or given["settle_timeout"] <= 0:
+        raise CommandError("--users, --facts-per-user, --requests and --settle-timeout must be positive.")
+    if facts_per_user > MAX_FACTS_PER_USER:
+        raise CommandError(f"--facts-per-user goes up to {MAX_FACTS_PER_USER}: more would meet a user's budgets.")
+    return Options(
+        users=users,
+        facts_per_user=facts_per_user,
+        requests=requests,
+        concurrency=_clients(given["concurrency"]),
+        settle_timeout=given["settle_timeout"],
+        keepalive=given["keepalive"],
+        erase_users=erase_users,
+    )
 
 
 def _clients(text: str) -> list[int]:
