@@ -21,7 +21,7 @@ from memory_service.benchapi.workload import ROUTES, Call, Workload
 
 POPULATE_CLIENTS = 4
 MAX_RATE_LIMITED_RETRIES = 20
-POLL_SECONDS = 1.0
+POLL_SECONDS = 0.5
 
 
 @dataclass
@@ -59,10 +59,22 @@ class ProgressStream:
 
 
 def run(options: Options, target: Target, stderr) -> dict:
-    load_start = os.getloadavg()
-    bars = ProgressStream(stderr)
     api = Connection(target.url, target.api_key)
     preflight(api, target.url)
+    try:
+        return _run(options, target, api, stderr)
+    except (OSError, HTTPException) as exc:
+        raise CommandError(
+            f"The service at {target.url} stopped answering ({type(exc).__name__}: {exc}); its log says why "
+            "(a server bench_api started logs into the temp folder it keeps after a failure)."
+        ) from exc
+    finally:
+        api.close()
+
+
+def _run(options: Options, target: Target, api: Connection, stderr) -> dict:
+    load_start = os.getloadavg()
+    bars = ProgressStream(stderr)
     work = Workload(options.users, options.facts_per_user)
     phases: dict[str, float] = {}
     with _timed(phases, "store_facts"):
@@ -78,7 +90,6 @@ def run(options: Options, target: Target, stderr) -> dict:
         results = measure(target, work, options, api, bars)
     if options.erase_users:
         erase_bench_users(api, work, target)
-    api.close()
     return report.assemble(
         target=target,
         options=options,
@@ -205,8 +216,22 @@ def embedded_counts(api: Connection, users: list[str]) -> tuple[int, int]:
     return total, embedded
 
 
-def wait_until_indexed(api: Connection, users: list[str], timeout: float, stderr) -> None:
-    started = time.monotonic()
+class Stall:
+    """Notices when a polled state stops changing: a long backlog is fine while it moves."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.state: object = None
+        self.changed_at = time.monotonic()
+
+    def stuck(self, state: object) -> bool:
+        if state != self.state:
+            self.state, self.changed_at = state, time.monotonic()
+        return time.monotonic() - self.changed_at > self.seconds
+
+
+def wait_until_indexed(api: Connection, users: list[str], stall_seconds: float, stderr) -> None:
+    stall = Stall(stall_seconds)
     with tqdm(total=None, desc="waiting for the recall index", unit="fact", file=stderr) as bar:
         while True:
             total, embedded = embedded_counts(api, users)
@@ -215,28 +240,30 @@ def wait_until_indexed(api: Connection, users: list[str], timeout: float, stderr
             bar.refresh()
             if total and embedded == total:
                 return
-            if time.monotonic() - started > timeout:
+            if stall.stuck((total, embedded)):
                 raise CommandError(
-                    f"The recall index holds {embedded} of {total} bench facts after {timeout:.0f}s: is a Celery "
-                    "worker consuming the db and embed queues of this service? (--settle-timeout waits longer)"
+                    f"The recall index holds {embedded} of {total} bench facts and gained none in "
+                    f"{stall_seconds:.0f}s: is a Celery worker consuming the db and embed queues of this service? "
+                    "(--settle-timeout waits longer)"
                 )
             time.sleep(POLL_SECONDS)
 
 
-def settle(api: Connection, users: list[str], timeout: float) -> float | None:
+def settle(api: Connection, users: list[str], stall_seconds: float) -> float | None:
     """Wait until the worker has no turn of this tenant in hand and every fact of `users` is
     indexed: the next step then measures the server, not the server beside a backlog.
-    Seconds it took, or None when it did not happen within `timeout`."""
+    Seconds it took, or None when nothing moved for `stall_seconds`."""
     started = time.monotonic()
-    while time.monotonic() - started < timeout:
+    stall = Stall(stall_seconds)
+    while True:
         status, body, _ = api.json("GET", "/metrics?window=1h")
         backlog = body.get("extraction", {}).get("backlog_now", 0) if status == 200 else 0
-        if not backlog:
-            total, embedded = embedded_counts(api, users)
-            if total == embedded:
-                return round(time.monotonic() - started, 1)
+        counts = embedded_counts(api, users)
+        if not backlog and counts[0] == counts[1]:
+            return round(time.monotonic() - started, 1)
+        if stall.stuck((backlog, counts)):
+            return None
         time.sleep(POLL_SECONDS)
-    return None
 
 
 def first_recall(target: Target, work: Workload) -> dict:

@@ -62,7 +62,8 @@ class Command(BaseCommand):
             "--settle-timeout",
             type=float,
             default=600,
-            help="seconds to wait for the worker (index sync, turn backlog) before and between steps",
+            help="before and between steps the worker catches up (index sync, turn backlog); give up "
+            "when it made no progress for this many seconds (default 600)",
         )
         parser.add_argument(
             "--no-keepalive",
