@@ -89,7 +89,13 @@ class Command(BaseCommand):
             args += ["--max-turns", str(max_turns)]
         if json_out:
             args += ["--json", str(Path(json_out).resolve())]
-        log_level = os.environ.get("EVAL_PIPELINE_LOG_LEVEL", "WARNING")
+        env = {
+            "LOG_LEVEL": os.environ.get("EVAL_PIPELINE_LOG_LEVEL", "WARNING"),
+            # The replay posts as fast as the API takes it: it measures the pipeline, not the limiter.
+            "MEMORY_RATE_LIMIT_WRITE": "off",
+            "MEMORY_RATE_LIMIT_READ": "off",
+            "MEMORY_RATE_LIMIT_RECALL": "off",
+        }
         throwaway.rerun(
             "eval_pipeline",
             args,
@@ -97,7 +103,7 @@ class Command(BaseCommand):
             keep=keep,
             stdout=self.stdout,
             stderr=self.stderr,
-            env={"LOG_LEVEL": log_level},
+            env=env,
         )
 
 
