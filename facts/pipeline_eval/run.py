@@ -1,4 +1,4 @@
-"""One `eval_pipeline` run inside the throwaway environment (facts/pipeline_eval/stack.py):
+"""One `eval_pipeline` run inside the throwaway environment (memory_service/throwaway.py):
 replay through the service, account for every observation, score recall both ways."""
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from django.test.utils import override_settings
 from tqdm import tqdm
 
 from facts.models import ApiKey, MemoryUser, Tenant
-from facts.pipeline_eval import replay, report, stack
+from facts.pipeline_eval import replay, report
 from facts.pipeline_eval.data import first_turns
 from facts.pipeline_eval.replay_llm import ReplayExtractor, conversation_plan, replay_server
+from memory_service import throwaway
 from recall import evaluation
 from recall.embeddings import get_embedder
 
@@ -57,12 +58,11 @@ def _replay(options: Options, conversations, stderr) -> tuple[dict, dict[str, Me
     tenant = Tenant.objects.create(name="eval-pipeline")
     _, api_key = ApiKey.objects.issue(tenant=tenant, name="eval_pipeline", scopes=["read", "write"])
     total = sum(len(plan.turns) for plan in plans)
-    workdir = Path(os.environ[stack.MARKER])
+    workdir = Path(os.environ[throwaway.MARKER])
     try:
-        with stack.service(llm_base_url=llm_url, workdir=workdir, concurrency=options.concurrency) as (
-            base_url,
-            worker,
-        ):
+        llm_env = {"OPENAI_API_KEY": "replay", "OPENAI_BASE_URL": llm_url, "MEMORY_LLM_BACKOFF_SECONDS": "0.2"}
+        with throwaway.service(workdir=workdir, concurrency=options.concurrency, env=llm_env) as stack:
+            base_url, worker = stack.url, stack.worker
             started = time.monotonic()
             with tqdm(total=total, desc="posting turns", unit="turn", file=stderr) as bar:
                 replay.post_turns(base_url, api_key, plans, pace=options.pace, progress=bar.update)

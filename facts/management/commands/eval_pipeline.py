@@ -5,20 +5,15 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
-import sys
-import tempfile
 from pathlib import Path
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from facts.extraction.salience import skip_reason
-from facts.pipeline_eval import stack
 from facts.pipeline_eval.gate import gate_analysis
 from facts.pipeline_eval.replay_llm import conversation_plan
 from facts.pipeline_eval.run import Options, read_conversations, run
+from memory_service import throwaway
 from recall.management.options import k_list
 from recall.services import MODES
 
@@ -67,8 +62,8 @@ class Command(BaseCommand):
         if gate_only:
             self._gate_only(path, max_turns, json_out)
             return
-        if os.environ.get(stack.MARKER):
-            if not stack.in_throwaway():
+        if os.environ.get(throwaway.MARKER):
+            if not throwaway.in_throwaway():
                 raise CommandError("Refusing to run: the configured database is not in the throwaway folder.")
             options = Options(path, pace, ks, mode_list, max_turns, concurrency, timeout, stall)
             result = run(options, self.stderr)
@@ -88,28 +83,28 @@ class Command(BaseCommand):
 
     def _rerun_in_throwaway(self, path, pace, json_out, k, modes, max_turns, concurrency, timeout, stall, keep):
         """Run the measurement again as a child process whose settings point at a temp folder."""
-        workdir = Path(tempfile.mkdtemp(prefix="eval_pipeline-"))
-        argv = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), "eval_pipeline", "--data", str(path)]
-        argv += ["--pace", str(pace), "--k", k, "--modes", modes, "--concurrency", str(concurrency)]
-        argv += ["--timeout", str(timeout), "--stall", str(stall)]
+        args = ["--data", str(path), "--pace", str(pace), "--k", k, "--modes", modes]
+        args += ["--concurrency", str(concurrency), "--timeout", str(timeout), "--stall", str(stall)]
         if max_turns:
-            argv += ["--max-turns", str(max_turns)]
+            args += ["--max-turns", str(max_turns)]
         if json_out:
-            argv += ["--json", str(Path(json_out).resolve())]
-        failed = True
-        try:
-            child = subprocess.run(
-                argv, env=stack.inner_env(workdir), cwd=settings.BASE_DIR, stdout=subprocess.PIPE, text=True
-            )
-            self.stdout.write(child.stdout, ending="")
-            failed = child.returncode != 0
-            if failed:
-                raise CommandError(f"The replay failed (exit {child.returncode}); logs in {workdir / 'logs'}.")
-        finally:
-            if keep or failed:
-                self.stderr.write(f"kept {workdir}")
-            else:
-                shutil.rmtree(workdir, ignore_errors=True)
+            args += ["--json", str(Path(json_out).resolve())]
+        env = {
+            "LOG_LEVEL": os.environ.get("EVAL_PIPELINE_LOG_LEVEL", "WARNING"),
+            # The replay posts as fast as the API takes it: it measures the pipeline, not the limiter.
+            "MEMORY_RATE_LIMIT_WRITE": "off",
+            "MEMORY_RATE_LIMIT_READ": "off",
+            "MEMORY_RATE_LIMIT_RECALL": "off",
+        }
+        throwaway.rerun(
+            "eval_pipeline",
+            args,
+            what="The replay",
+            keep=keep,
+            stdout=self.stdout,
+            stderr=self.stderr,
+            env=env,
+        )
 
 
 def _row(label: str, row: dict, ks: list[str]) -> str:
