@@ -58,6 +58,12 @@ def when_ready(server) -> None:
     # Celery builds its task registry on the first task sent (a quarter of a
     # second here). Only the registry: broker connections must not cross a fork.
     celery_app.finalize(auto=True)
+    # The broker's transport (kombu, SQLAlchemy for the embedded broker) is imported on
+    # the first task sent, which a request's API-key bookkeeping does: ~150 ms of imports
+    # that the first request of every worker paid. Import it here; connect in post_fork.
+    connection = celery_app.connection_for_write()  # not connected: only the transport class is built
+    server.log.info("Broker transport %s imported", type(connection.transport).__name__)
+    connection.release()
     _load_embedding_model(server)
 
 
@@ -84,11 +90,23 @@ def pre_fork(server, worker) -> None:
 
 
 def post_fork(server, worker) -> None:
-    """Give the worker its torch threads and run one embedding, before it accepts requests."""
+    """Connect to the broker, give the worker its torch threads and run one embedding,
+    before it accepts requests."""
+    from memory_service import celery_app
     from recall.embeddings import get_embedder
 
+    _connect_producer(server, celery_app)
     embedder = get_embedder()
     if embedder.provider != "local":
         return
     embedder.warm_after_fork()
     server.log.info("Worker %s: embedding model warm", worker.pid)
+
+
+def _connect_producer(server, celery_app) -> None:
+    """Open this worker's own broker connection (never the master's: none crosses a fork)."""
+    try:
+        with celery_app.producer_or_acquire() as producer:
+            producer.connection.ensure_connection(max_retries=1)
+    except Exception as exc:  # a broker down at start-up: the first task send retries and reports
+        server.log.warning("Broker not reachable at worker start (%s); tasks will retry", exc)

@@ -54,6 +54,16 @@ def test_the_first_request_finds_the_model_loaded_and_names_the_sqlite(server):
     assert "Running on SQLite" in proc.log()
 
 
+def test_the_broker_transport_is_imported_before_the_workers_fork(server):
+    """A request's API-key bookkeeping sends a task; importing the broker's transport then
+    cost the first request of every worker ~250 ms (docs/measurements.md §9)."""
+    proc, _ = server
+    log = proc.log()
+    assert "Broker transport Transport imported" in log
+    assert log.index("Broker transport Transport imported") < log.index("Booting worker")
+    assert "Broker not reachable" not in log
+
+
 def test_recall_answers_in_every_forked_worker(server):
     """torch ran in the master before the fork: a worker whose thread pool is broken would hang here."""
     _proc, http = server
