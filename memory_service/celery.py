@@ -41,7 +41,8 @@ def _drop_inherited_connections(**kwargs) -> None:
 
 # The local embedding model is loaded once in the master, before the pool forks, so
 # the pool processes share its memory and no task pays for the load (each used to
-# load its own copy on its first embedding: seconds, and ~90 MB per process).
+# load its own copy on its first embedding: seconds of that task, and one more copy
+# of the weights per process).
 _model_in_master = False
 
 

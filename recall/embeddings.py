@@ -100,8 +100,8 @@ class LocalEmbedder:
     @staticmethod
     def _forward_one(model, text: str) -> np.ndarray:
         """One text (a query) straight through the model's modules: the same vector as
-        `encode` (tests/recall/test_embeddings.py), without its batching, sorting and
-        conversion steps, which cost a query a few milliseconds."""
+        `encode` (tests/recall/test_embeddings.py), without the batching, length sorting
+        and conversion steps that a single text does not need."""
         import torch
 
         with torch.inference_mode():
