@@ -45,7 +45,7 @@ STATED_IN_MAX_CHARS = 1000
 class SourceTurn:
     """What the indexed context of a fact takes from the turn it was stated in."""
 
-    message: str  # the user's message
+    message: str  # the user's message ("" once its episode is withdrawn: a fact of it was forgotten)
     exchange: str  # the end of the assistant message it answered and the start of the reply
 
 
@@ -103,9 +103,10 @@ def _source_turns(facts: list[Fact]) -> dict[int, SourceTurn]:
     if not turn_ids:
         return {}
     rows = with_answered(Turn.objects.filter(pk__in=turn_ids))
+    fields = ("pk", "user_input", "episode_withdrawn", "answered", "assistant_response")
     return {
-        pk: SourceTurn(message, exchange_of(answered, reply))
-        for pk, message, answered, reply in rows.values_list("pk", "user_input", "answered", "assistant_response")
+        pk: SourceTurn("" if withdrawn else message, exchange_of(answered, reply))
+        for pk, message, withdrawn, answered, reply in rows.values_list(*fields)
     }
 
 

@@ -89,6 +89,11 @@ def _forget(fact: Fact, actor: Actor, reason: str) -> None:
     if fact.source_turn_id:
         Turn.objects.filter(pk=fact.source_turn_id).update(episode_withdrawn=True)
         withdraw_episodes(fact.user_id, [fact.source_turn_id])
+        # The other facts stated in that turn were indexed with its whole message
+        # (recall/index.py); re-indexed, they keep only their own excerpt.
+        siblings = Fact.objects.live().filter(source_turn_id=fact.source_turn_id).exclude(pk=fact.pk)
+        if sibling_ids := list(siblings.values_list("pk", flat=True)):
+            announce(fact.user, sibling_ids)
     record(fact, HistoryAction.DELETE, actor, before=snapshot(fact, with_text=False), reason=reason)
     fact.delete()
 

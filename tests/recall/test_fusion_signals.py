@@ -145,3 +145,27 @@ def test_an_excerpt_that_is_not_part_of_the_source_message_is_indexed_as_it_is(m
     trip = memory.store(user, "User went camping.", source_turn=turn, source_excerpt="an excerpt from elsewhere")
     assert fts.search(user.pk, ["lake"], 5) == []
     assert [fid for fid, _ in fts.search(user.pk, ["elsewhere"], 5)] == [trip.pk]
+
+
+def test_forgetting_one_fact_of_a_message_takes_its_words_out_of_the_other_facts_index_rows(memory):
+    """Facts index their whole source message; once one fact of it is forgotten, its
+    siblings keep only their own excerpt, so the forgotten words cannot find them."""
+    from facts import services as fs
+
+    user = memory.user()
+    message = "We went camping by the lake. I am also being treated for migraines."
+    turn = _exchange(user, "How was your weekend?", message, "Sorry to hear that.")
+    trip = memory.store(
+        user, "User went camping by the lake.", source_turn=turn, source_excerpt="We went camping by the lake."
+    )
+    health = memory.store(
+        user,
+        "User is treated for migraines.",
+        source_turn=turn,
+        source_excerpt="I am also being treated for migraines.",
+    )
+    assert {fid for fid, _ in fts.search(user.pk, ["migraines"], 5)} == {trip.pk, health.pk}
+
+    memory.call(fs.fact_forget, fact=health)
+    assert fts.search(user.pk, ["migraines"], 5) == []
+    assert [fid for fid, _ in fts.search(user.pk, ["lake"], 5)] == [trip.pk]
