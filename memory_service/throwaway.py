@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import runpy
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from django.conf import settings
+from django.core.management import call_command
 from django.core.management.base import CommandError
 
 MARKER = "MEMORY_THROWAWAY_DIR"  # set in the re-run: the temp folder it owns
@@ -54,6 +56,19 @@ def in_throwaway() -> bool:
     if workdir not in broker:
         return False
     return Path(settings.DATABASES["default"]["NAME"]).resolve().is_relative_to(Path(workdir).resolve())
+
+
+def enter_rerun() -> Path | None:
+    """In the re-run: its temp folder, once the database is known to lie there (else a
+    CommandError), a plain `kill` runs the finally blocks that stop the server and the
+    worker, and the temp database is migrated. Outside a re-run: None."""
+    if not os.environ.get(MARKER):
+        return None
+    if not in_throwaway():
+        raise CommandError("Refusing to run: the configured database is not in the throwaway folder.")
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    call_command("migrate", verbosity=0)
+    return Path(os.environ[MARKER])
 
 
 def rerun(command: str, args: list[str], *, what: str, keep: bool, stdout, stderr, env: dict | None = None) -> None:

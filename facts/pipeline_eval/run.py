@@ -3,14 +3,10 @@ replay through the service, account for every observation, score recall both way
 
 from __future__ import annotations
 
-import os
-import signal
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from django.core.management import call_command
 from django.test.utils import override_settings
 from tqdm import tqdm
 
@@ -49,7 +45,7 @@ def _score(users, modes, ks, label, stderr) -> dict:
         return evaluation.evaluate(loaded, modes, ks, progress=bar.update, time_embedding=False)
 
 
-def _replay(options: Options, conversations, stderr) -> tuple[dict, dict[str, MemoryUser], dict]:
+def _replay(options: Options, conversations, workdir: Path, stderr) -> tuple[dict, dict[str, MemoryUser], dict]:
     """Post everything through a live server and worker; (report, users, provenance)."""
     plans = [conversation_plan(name, conv) for name, conv in conversations]
     extractor = ReplayExtractor(plans)
@@ -58,7 +54,6 @@ def _replay(options: Options, conversations, stderr) -> tuple[dict, dict[str, Me
     tenant = Tenant.objects.create(name="eval-pipeline")
     _, api_key = ApiKey.objects.issue(tenant=tenant, name="eval_pipeline", scopes=["read", "write"])
     total = sum(len(plan.turns) for plan in plans)
-    workdir = Path(os.environ[throwaway.MARKER])
     try:
         llm_env = {"OPENAI_API_KEY": "replay", "OPENAI_BASE_URL": llm_url, "MEMORY_LLM_BACKOFF_SECONDS": "0.2"}
         with throwaway.service(workdir=workdir, concurrency=options.concurrency, env=llm_env) as stack:
@@ -85,12 +80,10 @@ def _replay(options: Options, conversations, stderr) -> tuple[dict, dict[str, Me
     return result, users, provenance
 
 
-def run(options: Options, stderr) -> dict:
-    # A plain `kill` of this process still stops the server and the worker (the finally blocks).
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
-    call_command("migrate", verbosity=0)
+def run(options: Options, workdir: Path, stderr) -> dict:
+    """The measurement, inside the throwaway folder `workdir` (memory_service/throwaway.py)."""
     conversations = read_conversations(options.data, options.max_turns)
-    result, users, provenance = _replay(options, conversations, stderr)
+    result, users, provenance = _replay(options, conversations, workdir, stderr)
     questions = {name: evaluation.questions(conv) for name, conv in conversations}
     # Query logging would keep every statement of the recalls in memory.
     with override_settings(DEBUG=False):

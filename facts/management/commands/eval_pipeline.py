@@ -62,11 +62,9 @@ class Command(BaseCommand):
         if gate_only:
             self._gate_only(path, max_turns, json_out)
             return
-        if os.environ.get(throwaway.MARKER):
-            if not throwaway.in_throwaway():
-                raise CommandError("Refusing to run: the configured database is not in the throwaway folder.")
+        if workdir := throwaway.enter_rerun():
             options = Options(path, pace, ks, mode_list, max_turns, concurrency, timeout, stall)
-            result = run(options, self.stderr)
+            result = run(options, workdir, self.stderr)
             self.stdout.write(render(result))
             if json_out:
                 Path(json_out).write_text(json.dumps(result, indent=2))

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import sys
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -82,10 +80,8 @@ class Command(BaseCommand):
             self._finish(run(options, target, self.stderr), json_out)
         elif api_key:
             raise CommandError("--api-key goes with --url; without --url bench_api makes its own tenant.")
-        elif os.environ.get(throwaway.MARKER):
-            if not throwaway.in_throwaway():
-                raise CommandError("Refusing to run: the configured database is not in the throwaway folder.")
-            self._finish(self._run_own(options, server or "gunicorn"), json_out)
+        elif workdir := throwaway.enter_rerun():
+            self._finish(self._run_own(options, server or "gunicorn", workdir), json_out)
         else:
             self._rerun(options, server or "gunicorn", json_out, keep)
 
@@ -113,16 +109,12 @@ class Command(BaseCommand):
             raise CommandError("--server picks the server bench_api starts; it does not apply with --url.")
         return Target(api_base(url), api_key, "external")
 
-    def _run_own(self, options: Options, server: str) -> dict:
-        """Inside the throwaway folder: migrate, make the tenant, start server and worker, measure."""
-        # A plain `kill` of this process still stops the server and the worker (the finally blocks).
-        signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
-        call_command("migrate", verbosity=0)
+    def _run_own(self, options: Options, server: str, workdir: Path) -> dict:
+        """Inside the throwaway folder (migrated): make the tenant, start server and worker, measure."""
         if server == "gunicorn":
             call_command("collectstatic", interactive=False, verbosity=0)  # as scripts/run.sh does
         tenant = Tenant.objects.create(name="bench-api")
         _, key = ApiKey.objects.issue(tenant=tenant, name="bench_api", scopes=["read", "write"])
-        workdir = Path(os.environ[throwaway.MARKER])
         started = time.monotonic()
         with throwaway.service(workdir=workdir, concurrency=WORKER_CONCURRENCY, server=server) as stack:
             startup = round(time.monotonic() - started, 1)
