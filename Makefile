@@ -26,7 +26,9 @@ $(VENV)/.installed-dev: requirements-dev.txt requirements.txt | $(PY)
 	$(VENV)/bin/pip install --quiet -r requirements-dev.txt
 	touch $(VENV)/.installed $@
 
+# The embedding model's ONNX export is made from the installed package (a no-op once made).
 install: $(VENV)/.installed
+	$(PY) manage.py export_embedding_model
 
 install-dev: $(VENV)/.installed-dev
 

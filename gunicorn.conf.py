@@ -16,7 +16,7 @@ bind = [os.environ.get("WEB_BIND", "127.0.0.1:8000")]
 
 # Processes for the CPU work (Python request handling holds the GIL), threads
 # for the waits (SQLite busy timeout, network). Two processes suit two cores:
-# each query embedding also runs MEMORY_TORCH_THREADS intra-op threads.
+# each query embedding also runs MEMORY_EMBEDDING_THREADS intra-op threads.
 workers = int(os.environ.get("WEB_WORKERS", "2"))
 worker_class = "gthread"
 threads = int(os.environ.get("WEB_THREADS", "4"))
@@ -78,7 +78,10 @@ def _load_embedding_model(server) -> None:
         return  # a remote endpoint: nothing to load, and no call to spend at start-up
     embedder.load_before_fork()
     server.log.info(
-        "Embedding model %s loaded; workers use %d torch threads", embedder.model_name, settings.MEMORY_TORCH_THREADS
+        "Embedding model %s loaded on %s; workers use %d threads",
+        embedder.model_name,
+        embedder.runtime,
+        settings.MEMORY_EMBEDDING_THREADS,
     )
 
 
@@ -90,7 +93,7 @@ def pre_fork(server, worker) -> None:
 
 
 def post_fork(server, worker) -> None:
-    """Connect to the broker, give the worker its torch threads and run one embedding,
+    """Connect to the broker, give the worker its embedding threads and run one embedding,
     before it accepts requests."""
     from memory_service import celery_app
     from recall.embeddings import get_embedder

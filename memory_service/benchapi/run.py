@@ -30,6 +30,7 @@ class Options:
     facts_per_user: int
     requests: int
     concurrency: list[int]
+    routes: list[str]  # names from workload.ROUTE_NAMES, in that order
     settle_timeout: float
     keepalive: bool
     erase_users: bool  # erase the bench users afterwards (a server bench_api did not start)
@@ -282,10 +283,11 @@ def first_recall(target: Target, work: Workload) -> dict:
 
 
 def measure(target: Target, work: Workload, options: Options, api: Connection, stderr) -> dict:
-    total = len(ROUTES) * len(options.concurrency) * options.requests
+    routes = [route for route in ROUTES if route.name in options.routes]
+    total = len(routes) * len(options.concurrency) * options.requests
     results: dict[str, dict[str, dict]] = {}
     with tqdm(total=total, desc="bench", unit="req", file=stderr) as bar:
-        for route in ROUTES:
+        for route in routes:
             if route.name == "recall_repeated":
                 _warm_repeated(target, work)
             for concurrency in options.concurrency:

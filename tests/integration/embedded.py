@@ -67,7 +67,7 @@ def waiting_messages(queue: str = "db") -> int:
         return conn.default_channel.queue_declare(queue=queue, passive=True).message_count
 
 
-def start_worker(tmp_path: Path, *extra: str, torch_threads: int = 2) -> subprocess.Popen:
+def start_worker(tmp_path: Path, *extra: str, embedding_threads: int = 2) -> subprocess.Popen:
     """`celery -A memory_service worker` as a user starts it: no -Q; the broker file comes
     from MEMORY_VAR_DIR through settings."""
     env = {
@@ -76,7 +76,7 @@ def start_worker(tmp_path: Path, *extra: str, torch_threads: int = 2) -> subproc
         "MEMORY_VAR_DIR": str(tmp_path),
         "CELERY_TASK_ALWAYS_EAGER": "0",
         "MEMORY_BROKER_POLL_SECONDS": "0.05",
-        "MEMORY_TORCH_THREADS": str(torch_threads),
+        "MEMORY_EMBEDDING_THREADS": str(embedding_threads),
     }
     env.pop("CELERY_BROKER_URL", None)
     env.pop("OPENAI_API_KEY", None)

@@ -22,7 +22,7 @@ FINISH_WITHIN_SECONDS = 150
 @pytest.fixture
 def worker(tmp_path):
     with embedded_broker(tmp_path) as path:
-        proc = start_worker(tmp_path, "--concurrency", "2", torch_threads=1)
+        proc = start_worker(tmp_path, "--concurrency", "2", embedding_threads=1)
         yield proc, path
         stop_worker(proc)
 

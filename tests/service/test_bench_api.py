@@ -118,9 +118,10 @@ def test_without_the_admin_scope_it_leaves_its_users_and_says_how_to_erase_them(
     call_command(
         "bench_api",
         *("--url", base, "--api-key", no_admin_key, "--users", "1", "--facts-per-user", "3"),
-        *("--requests", "2", "--concurrency", "1"),
+        *("--requests", "2", "--concurrency", "1", "--routes", "store_fact,recall_new"),
         stdout=out,
     )
+    assert _table_rows(out.getvalue()) == {("recall_new", "1"), ("store_fact", "1")}
     prefix = re.search(r"ids starting (bench-\w+-)\)", out.getvalue()).group(1)
     assert "lacks the admin scope" in out.getvalue() and "erase_user" in out.getvalue()
     status, body = Http(base, no_admin_key).get(f"/users/{prefix}u000/facts")
@@ -157,6 +158,8 @@ def test_a_url_serving_something_else_says_it_is_not_the_memory_service():
         (["--concurrency", "0"], "client counts from 1 to 256"),
         (["--concurrency", "1,x"], "comma-separated client counts"),
         (["--concurrency", ""], "client counts from 1 to 256"),
+        (["--routes", "recall,post_turn"], "takes names from recall_new"),
+        (["--routes", ","], "takes names from recall_new"),
         (["--users", "0"], "must be positive"),
         (["--facts-per-user", "0"], "must be positive"),
         (["--facts-per-user", "301"], "goes up to 300"),

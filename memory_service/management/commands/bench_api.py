@@ -17,6 +17,7 @@ from memory_service import throwaway
 from memory_service.benchapi.client import api_base
 from memory_service.benchapi.report import table
 from memory_service.benchapi.run import Options, Target, run
+from memory_service.benchapi.workload import ROUTE_NAMES
 
 MAX_CLIENTS = 256
 # A user's profile facts have a budget of MEMORY_PROFILE_BUDGET_CHARS (docs/api.md): 300 bench
@@ -55,6 +56,11 @@ class Command(BaseCommand):
         parser.add_argument("--facts-per-user", type=int, default=100, help="facts each bench user holds (default 100)")
         parser.add_argument("--requests", type=int, default=400, help="requests per route and concurrency")
         parser.add_argument("--concurrency", default="1,4,16", help="simultaneous clients, comma-separated")
+        parser.add_argument(
+            "--routes",
+            default=",".join(ROUTE_NAMES),
+            help=f"the steps to time, comma-separated (default all: {','.join(ROUTE_NAMES)})",
+        )
         parser.add_argument("--json", dest="json_out", help="write the figures as JSON here")
         parser.add_argument(
             "--settle-timeout",
@@ -89,6 +95,7 @@ class Command(BaseCommand):
         """Run again as a child process whose settings point at a temp folder (memory_service/throwaway.py)."""
         argv = ["--server", server, "--users", str(options.users), "--facts-per-user", str(options.facts_per_user)]
         argv += ["--requests", str(options.requests), "--concurrency", ",".join(map(str, options.concurrency))]
+        argv += ["--routes", ",".join(options.routes)]
         argv += ["--settle-timeout", str(options.settle_timeout)]
         if not options.keepalive:
             argv.append("--no-keepalive")
@@ -144,10 +151,19 @@ def _options(given: dict, *, erase_users: bool) -> Options:
         facts_per_user=facts_per_user,
         requests=requests,
         concurrency=_clients(given["concurrency"]),
+        routes=_routes(given["routes"]),
         settle_timeout=given["settle_timeout"],
         keepalive=given["keepalive"],
         erase_users=erase_users,
     )
+
+
+def _routes(text: str) -> list[str]:
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    unknown = sorted(set(names) - set(ROUTE_NAMES))
+    if not names or unknown:
+        raise CommandError(f"--routes takes names from {', '.join(ROUTE_NAMES)}; got {text!r}.")
+    return [name for name in ROUTE_NAMES if name in names]
 
 
 def _clients(text: str) -> list[int]:

