@@ -6,6 +6,7 @@ Every value can be set from the environment (the WEB_* variables of .env.example
 
 from __future__ import annotations
 
+import gc
 import os
 
 # The tokenizer's own thread pool is not fork-safe either; one query needs no parallel tokenizing.
@@ -55,6 +56,9 @@ def when_ready(server) -> None:
     # request, seconds on a busy machine; do it here, once, for all workers.
     routes = get_resolver().url_patterns
     server.log.info("URLconf loaded: %d top-level routes", len(routes))
+    # The ORM imports its SQL compiler on the first query a process compiles: ~150 ms
+    # of the first request of every worker. Import it here, without touching the database.
+    connections["default"].ops.compiler("SQLCompiler")
     # Celery builds its task registry on the first task sent (a quarter of a
     # second here). Only the registry: broker connections must not cross a fork.
     celery_app.finalize(auto=True)
@@ -90,6 +94,12 @@ def pre_fork(server, worker) -> None:
     from django.db import connections
 
     connections.close_all()
+    # Everything the master loaded (Django, the URLconf, the embedding model) goes to the
+    # collector's permanent generation: otherwise the first full collection in each worker
+    # walks and writes every one of those objects, copying the pages it shares with the
+    # master, which cost the worker's first request ~130 ms (docs/measurements.md §9).
+    gc.collect()
+    gc.freeze()
 
 
 def post_fork(server, worker) -> None:
@@ -107,9 +117,15 @@ def post_fork(server, worker) -> None:
 
 
 def _connect_producer(server, celery_app) -> None:
-    """Open this worker's own broker connection (never the master's: none crosses a fork)."""
+    """Open this worker's own broker connection (never the master's: none crosses a fork),
+    and do now what the first task sent would otherwise do inside a request: declare the
+    service's queues (for the embedded broker that builds the SQLAlchemy engine, about
+    120 ms) and load the result backend's class (an entry-point scan)."""
     try:
         with celery_app.producer_or_acquire() as producer:
             producer.connection.ensure_connection(max_retries=1)
+            for queue in celery_app.amqp.queues.values():
+                producer.maybe_declare(queue)
+        celery_app.backend  # noqa: B018 - the property loads the backend class
     except Exception as exc:  # a broker down at start-up: the first task send retries and reports
         server.log.warning("Broker not reachable at worker start (%s); tasks will retry", exc)

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import gc
 import logging
 import os
 
@@ -63,6 +64,10 @@ def _load_model_before_fork(sender=None, **kwargs) -> None:
         embedder.load_before_fork()
         _model_in_master = True
         logger.info("Embedding model %s loaded before the pool forks", embedder.model_name)
+        # As in gunicorn.conf.py: what the master holds goes to the collector's permanent
+        # generation, so a pool process's first full collection does not copy every shared page.
+        gc.collect()
+        gc.freeze()
 
 
 @signals.worker_process_init.connect(dispatch_uid="memory_service.warm_model_after_fork")

@@ -10,12 +10,15 @@ loads lazily, once per process. Query embeddings go through an LRU cache
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import OrderedDict
 
 import numpy as np
 from django.conf import settings
+
+logger = logging.getLogger(__name__)
 
 LOCAL_MODEL_NAME = "all-MiniLM-L6-v2"
 LOCAL_DIM = 384
@@ -67,6 +70,7 @@ class LocalEmbedder:
         with self._lock:
             if self._model is None:
                 threads = max(1, threads or settings.MEMORY_EMBEDDING_THREADS)
+                logger.info("Loading embedding model %s on %s, %d thread(s)", self.model_name, self.runtime, threads)
                 try:
                     self._model = self._open(threads)
                 except Exception as exc:
@@ -145,6 +149,9 @@ class LocalEmbedder:
         """
         threads = max(1, settings.MEMORY_EMBEDDING_THREADS)
         if self.runtime == "onnx":
+            # A session's intra-op threads are made with it and do not exist in a forked
+            # child: with more than one, the child opens its own session (its own copy of
+            # the weights); with one, it runs the master's shared session.
             if self._model is not None and self._model.threads != threads:
                 with self._lock:
                     self._model = None
