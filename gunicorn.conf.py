@@ -6,8 +6,10 @@ Every value can be set from the environment (the WEB_* variables of .env.example
 
 from __future__ import annotations
 
+import atexit
 import gc
 import os
+import sys
 
 # The tokenizer's own thread pool is not fork-safe either; one query needs no parallel tokenizing.
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -68,7 +70,35 @@ def when_ready(server) -> None:
     connection = celery_app.connection_for_write()  # not connected: only the transport class is built
     server.log.info("Broker transport %s imported", type(connection.transport).__name__)
     connection.release()
+    _import_first_request_modules()
     _load_embedding_model(server)
+
+
+def _import_first_request_modules() -> None:
+    """What the first request of every worker imported or built (a profile of it, docs/
+    measurements.md §9): the session engine and message storage of the middleware, the
+    disabled event dispatcher that Celery's task sends use (celery.events), and the URL
+    patterns' regexes, compiled on first match."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.urls import get_resolver
+    from django.utils.module_loading import import_string
+
+    from memory_service import celery_app
+
+    import_module(settings.SESSION_ENGINE)
+    import_string(settings.MESSAGE_STORAGE)
+    # A cached property of Celery's AMQP helper; getattr so that a Celery without it still starts.
+    getattr(celery_app.amqp, "_event_dispatcher", None)
+    _compile_patterns(get_resolver())
+
+
+def _compile_patterns(resolver) -> None:
+    for entry in resolver.url_patterns:
+        entry.pattern.regex  # noqa: B018 - compiled on first access, then kept
+        if hasattr(entry, "url_patterns"):
+            _compile_patterns(entry)
 
 
 def _load_embedding_model(server) -> None:
@@ -129,3 +159,41 @@ def _connect_producer(server, celery_app) -> None:
         celery_app.backend  # noqa: B018 - the property loads the backend class
     except Exception as exc:  # a broker down at start-up: the first task send retries and reports
         server.log.warning("Broker not reachable at worker start (%s); tasks will retry", exc)
+
+
+def post_worker_init(worker) -> None:
+    """Start every request thread of the worker, each with its database connection open and a
+    recall's statements run once, before it accepts a request (memory_service/warmup.py)."""
+    from memory_service.warmup import warm_pool
+
+    pool = getattr(worker, "tpool", None)  # the gthread worker's request threads
+    if pool is None:
+        return
+    warmed = warm_pool(pool, worker.cfg.threads)
+    worker.log.info("Worker %s: %d request threads warm", worker.pid, warmed)
+
+
+def worker_exit(server, worker) -> None:
+    """In an exiting worker: run Python's exit handlers (the log buffer's last flush among
+    them), close the database connections, and end the process there.
+
+    The C++ exit handlers that would run next belong to libraries the master started before
+    the fork: ONNX Runtime's, in a forked child, wait on a lock held by a thread the child
+    does not have, or abort ("terminate called ... std::system_error"), so every worker
+    ended with SIGABRT or hung until gunicorn killed it (docs/deployment.md)."""
+    if os.getpid() != worker.pid:
+        return  # the master reaping a worker that is gone
+    from django.db import connections
+
+    code = _exit_code(sys.exc_info()[1])
+    atexit._run_exitfuncs()
+    connections.close_all()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
+def _exit_code(exc: BaseException | None) -> int:
+    if isinstance(exc, SystemExit):
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    return 0 if exc is None else 1

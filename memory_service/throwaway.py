@@ -196,7 +196,7 @@ class WebServer:
 
     def start(self, timeout: float = 180) -> None:
         """Start the server and return once it takes requests: for gunicorn, once every worker
-        has said its embedding model is warm (gunicorn.conf.py), since the port opens before."""
+        has said its request threads are warm (gunicorn.conf.py), since the port opens before."""
         self.starts += 1
         self.log_path = self.logs / f"server-{self.starts}.log"
         with open(self.log_path, "wb") as log:
@@ -209,8 +209,9 @@ class WebServer:
 
     def _wait_for_workers(self, timeout: float) -> None:
         workers = gunicorn_settings(self.env)["workers"]
-        # gunicorn.conf.py's post_fork logs the warm model only for the local embedder.
-        marker = "embedding model warm" if settings.MEMORY_EMBEDDER == "local" else "Booting worker"
+        # gunicorn.conf.py's post_worker_init logs this once a worker's request threads are warm,
+        # the last thing a worker does before it accepts requests (after its model is warm).
+        marker = "request threads warm"
         deadline = time.monotonic() + timeout
         assert self.process is not None
         while self.log_path.read_text(errors="replace").count(marker) < workers:

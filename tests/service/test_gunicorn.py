@@ -34,7 +34,7 @@ def server(tmp_path_factory):
     try:
         # Both workers report a warm model before they take requests; no request is sent before that.
         wait_for(
-            lambda: proc.log().count("embedding model warm") >= 2 or proc.popen.poll() is not None,
+            lambda: proc.log().count("request threads warm") >= 2 or proc.popen.poll() is not None,
             180,
             0.2,
             "two warm gunicorn workers",
@@ -95,3 +95,47 @@ def test_static_files_are_served_with_debug_off(server):
         urllib.request.urlopen(f"{http.base}/no-such-page", timeout=30)
     assert missing.value.code == 404
     assert b"DEBUG = True" not in missing.value.read()  # Django's technical 404 page
+
+
+def test_every_request_thread_is_warm_before_its_worker_serves(server):
+    """The first request of a fresh server found a cold thread: no connection, nothing compiled
+    (docs/measurements.md §9). Each worker warms all its threads before it accepts one."""
+    proc, _ = server
+    log = proc.log()
+    assert log.count("2 request threads warm") == 2, log[-3000:]
+    assert "Could not warm a request thread" not in log
+
+
+def test_a_stopped_server_flushes_its_log_rows_and_its_workers_exit_cleanly(tmp_path):
+    """ONNX Runtime's C++ exit handlers, in a forked worker, aborted it ("terminate called",
+    SIGABRT) or hung it; the worker now ends after Python's own exit handlers, which still
+    write the recall log rows it had buffered."""
+    port = free_port()
+    env = clean_env(
+        DATABASE_URL=f"sqlite:///{tmp_path / 'memory.sqlite3'}",
+        MEMORY_VAR_DIR=str(tmp_path),
+        WEB_BIND=f"127.0.0.1:{port}",
+        WEB_WORKERS="2",
+        WEB_THREADS="2",
+        MEMORY_LOG_BUFFER_ROWS="1000",
+        MEMORY_LOG_BUFFER_SECONDS="3600",
+    )
+    manage(["migrate", "--noinput", "-v", "0"], env)
+    key = re.search(r"^api_key=(\S+)$", manage(["create_tenant", "stops"], env), re.MULTILINE).group(1)
+    proc = Proc(
+        "gunicorn", [str(BIN / "gunicorn"), "-c", str(ROOT / "gunicorn.conf.py")], cwd=ROOT, env=env, log_dir=tmp_path
+    )
+    try:
+        wait_for(lambda: proc.log().count("request threads warm") >= 2, 180, 0.2, "two warm gunicorn workers")
+        http = Http(f"http://127.0.0.1:{port}", key)
+        assert http.post("/users/u1/facts", {"text": "User keeps bees."})[0] == 201
+        for n in range(4):
+            assert http.post("/users/u1/recall", {"query": f"bees {n}"})[0] == 200
+    finally:
+        proc.popen.terminate()
+        code = proc.popen.wait(timeout=60)
+    log = proc.log()
+    assert code == 0, log[-3000:]
+    assert "terminate called" not in log and "SIGABRT" not in log and "SIGKILL" not in log, log[-3000:]
+    logged = manage(["shell", "-c", "from recall.models import RecallLog; print(RecallLog.objects.count())"], env)
+    assert logged.strip().splitlines()[-1] == "4"

@@ -56,8 +56,9 @@ def test_a_dead_worker_is_restarted_and_the_web_server_keeps_serving(tmp_path):
     run = Proc("run", ["bash", "scripts/run.sh", "run"], cwd=ROOT, env=env, log_dir=tmp_path)
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_for(lambda: run.log().count("embedding model warm") >= 2, 240, 0.5, "gunicorn's workers")
+        wait_for(lambda: run.log().count("request threads warm") >= 2, 240, 0.5, "gunicorn's workers")
         first = wait_for(lambda: _celery_workers(run), 60, 0.2, "the Celery worker")[0]
+        wait_for(lambda: run.log().count("ready.") >= 1, 120, 0.5, "the first worker to be ready")
         assert _health(base) == 200
 
         os.kill(first, signal.SIGKILL)
