@@ -328,6 +328,9 @@ class Turn(models.Model):
         indexes = [
             models.Index(fields=["user", "session_id", "created_at"], name="turn_session"),
             models.Index(fields=["tenant", "state"], name="turn_tenant_state"),
+            # The newest extracted turn says which extractor runs (facts.extraction.status), read
+            # by every posted turn: without it that read walked back over every turn still queued.
+            models.Index(fields=["id"], name="turn_extracted", condition=~Q(extractor="")),
         ]
 
 

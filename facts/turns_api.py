@@ -6,7 +6,6 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
 from ninja import Field, Router, Schema, Status
 
 from facts import services
@@ -69,10 +68,7 @@ def post_turn(request, user_id: UserId, payload: TurnIn):
     Posting the same turn_id again returns the stored turn (200) without queueing it twice.
     """
     tenant = require_scope(request, "write")
-    # One transaction: a turn refused by turn_submit leaves no new user behind.
-    with transaction.atomic():
-        user = services.memory_user_get_or_create(tenant=tenant, user_id=user_id)
-        turn, created = turns.turn_submit(user=user, **payload.dict())
+    turn, created = turns.turn_post(tenant=tenant, user_id=user_id, **payload.dict())
     return Status(202 if created else 200, _accepted(turn))
 
 

@@ -103,11 +103,9 @@ def add_memory(
             result = services.fact_store(user=user, text=text, actor=actor(), category=category, key=key)
         note = "held for confirmation by staff" if result.outcome == "pending" else ""
         return {"outcome": result.outcome, "memory": fact_json(result.fact), **({"note": note} if note else {})}
-    with transaction.atomic():
-        user = services.memory_user_get_or_create(tenant=tenant, user_id=user_id)
-        turn, created = turns.turn_submit(
-            user=user, session_id=session_id, user_input=text, assistant_response=assistant_response
-        )
+    turn, created = turns.turn_post(
+        tenant=tenant, user_id=user_id, session_id=session_id, user_input=text, assistant_response=assistant_response
+    )
     turn.refresh_from_db()  # extraction may already have run (an eager worker)
     return {
         "turn_id": turn.turn_id,

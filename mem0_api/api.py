@@ -89,14 +89,13 @@ def add_memories(request, payload: AddIn):
     if not payload.infer:
         return {"results": _store_directly(request, tenant, user_id, payload)}
     user_input, assistant_response = convert.turn_texts(payload.messages)
-    with transaction.atomic():
-        user = services.memory_user_get_or_create(tenant=tenant, user_id=user_id)
-        turn, _ = turns.turn_submit(
-            user=user,
-            session_id=convert.session_of(payload.filters, payload.run_id),
-            user_input=user_input,
-            assistant_response=assistant_response,
-        )
+    turn, _ = turns.turn_post(
+        tenant=tenant,
+        user_id=user_id,
+        session_id=convert.session_of(payload.filters, payload.run_id),
+        user_input=user_input,
+        assistant_response=assistant_response,
+    )
     turn.refresh_from_db()  # an eager worker may have extracted it already
     message = "Memory processing has been queued for background execution."
     return {"results": [{"message": message, "status": EVENT_STATUS[turn.state], "event_id": turn.turn_id}]}

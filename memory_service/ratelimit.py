@@ -1,9 +1,10 @@
 """Fixed-window request limits per API key and route class (read, write, recall).
 
-Counted in the `ratelimit` cache (Redis, or files under var/ratelimit), so every
-server process sees the same counts and no request takes SQLite's write lock.
-The check runs during authentication, before any handler: a refused request
-writes nothing. See docs/api.md, "Rate limits".
+Counted in Redis when one is configured (the `ratelimit` cache), else in a file
+every process on this host maps (memory_service.counters), so every server process
+sees the same counts and no request takes SQLite's write lock. The check runs during
+authentication, before any handler: a refused request writes nothing. See
+docs/api.md, "Rate limits".
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from django.conf import settings
 from django.core.cache import caches
 from django.core.exceptions import ImproperlyConfigured
 
+from memory_service import counters
 from memory_service.errors import RateLimited
 
 PERIOD_SECONDS = {"s": 1, "sec": 1, "second": 1, "min": 60, "minute": 60, "h": 3600, "hour": 3600, "day": 86400}
@@ -58,7 +60,7 @@ def check_rate(key_hash: str, request) -> None:
         return
     now = time.time()
     window = int(now // rate.seconds)
-    used = _count(f"rl:{key_hash[:32]}:{kind}:{rate.seconds}:{window}", rate.seconds + 1)
+    used = _count(f"rl:{key_hash[:32]}:{kind}:{rate.seconds}:{window}", rate.seconds, (window + 1) * rate.seconds)
     if used > rate.requests:
         retry_after = max(1, math.ceil((window + 1) * rate.seconds - now))
         raise RateLimited(
@@ -67,8 +69,10 @@ def check_rate(key_hash: str, request) -> None:
         )
 
 
-def _count(cache_key: str, timeout: int) -> int:
-    cache = caches["ratelimit"]
+def _count(cache_key: str, seconds: int, window_end: float) -> int:
+    if "ratelimit" not in settings.CACHES:
+        return counters.for_settings(settings.VAR_DIR, settings.MEMORY_RATE_LIMIT_SLOTS).count(cache_key, window_end)
+    cache, timeout = caches["ratelimit"], seconds + 1
     cache.add(cache_key, 0, timeout=timeout)
     try:
         return cache.incr(cache_key)

@@ -136,9 +136,12 @@ DATABASES["default"]["OPTIONS"] = {
     # on busy_timeout instead of failing with "database is locked" on upgrade.
     "transaction_mode": "IMMEDIATE",
 }
-# Per connection: SQLite's own page cache, and how much of the file it may map.
+# Per connection: SQLite's own page cache, and how much of the file it may map. Mapped
+# pages are read in place from the OS cache (shared by every connection and process)
+# instead of copied by a read() each: a recall over 1,000 episodes reads about 1,000
+# scattered rows (docs/measurements.md §3, "Page cache and mmap"). Address space only.
 SQLITE_CACHE_MB = env.int("SQLITE_CACHE_MB", default=2)
-SQLITE_MMAP_MB = env.int("SQLITE_MMAP_MB", default=0)
+SQLITE_MMAP_MB = env.int("SQLITE_MMAP_MB", default=4096)
 # A real file for tests too (Django would pick :memory:); the pid keeps
 # parallel test runs on one machine apart.
 DATABASES["default"]["TEST"] = {
@@ -196,6 +199,11 @@ if CELERY_BROKER_URL.startswith("sqlite:"):
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         # An idle worker reads the file this often; a poll is one indexed read.
         "polling_interval": env.float("MEMORY_BROKER_POLL_SECONDS", default=0.05),
+        # A worker whose prefetch is taken looks again this soon (no database read). Shorter
+        # waits idle the pool less after each task (0.01: the index of 300 facts 2.9x sooner)
+        # but leave the web server less of SQLite's write lock during a burst of posted turns
+        # (docs/measurements.md §11); the default keeps the API's burst rate.
+        "prefetch_wait": env.float("MEMORY_BROKER_PREFETCH_WAIT_SECONDS", default=0.05),
         "visibility_timeout": _visibility_timeout,
         "busy_timeout": env.float("SQLITE_BUSY_TIMEOUT_SECONDS", default=30),
     }
@@ -223,6 +231,9 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# How much lower than the web server a Celery worker runs (os.nice): on a shared machine the
+# API answers first and the worker takes what is left; 0 keeps the worker's own priority.
+MEMORY_WORKER_NICE = env.int("MEMORY_WORKER_NICE", default=10)
 CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=120)
 CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=180)
 CELERY_TASK_SERIALIZER = "json"
@@ -334,23 +345,16 @@ METRICS_ALLOW_LOOPBACK = env.bool("METRICS_ALLOW_LOOPBACK", default=False)
 MEMORY_RATE_LIMIT_READ = env.str("MEMORY_RATE_LIMIT_READ", default="1200/min")
 MEMORY_RATE_LIMIT_WRITE = env.str("MEMORY_RATE_LIMIT_WRITE", default="1200/min")
 MEMORY_RATE_LIMIT_RECALL = env.str("MEMORY_RATE_LIMIT_RECALL", default="1200/min")
-# Counters are shared by all server processes: Redis when one is configured,
-# else files under var/ratelimit (no database write lock taken).
+# Counters are shared by all server processes: in Redis when one is configured, else
+# in a file under var/ that every process on this host maps (memory_service/counters.py,
+# MEMORY_RATE_LIMIT_SLOTS windows at once). Neither takes the database's write lock.
 _redis_url = env.str("REDIS_URL", default="") or (
     CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else ""
 )
-CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "ratelimit": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _redis_url}
-        if _redis_url
-        else {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-            "LOCATION": str(VAR_DIR / "ratelimit"),
-            "OPTIONS": {"MAX_ENTRIES": 10_000},
-        }
-    ),
-}
+MEMORY_RATE_LIMIT_SLOTS = env.int("MEMORY_RATE_LIMIT_SLOTS", default=16_384)
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+if _redis_url:
+    CACHES["ratelimit"] = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _redis_url}
 
 # --- Request path: buffered log rows and the API-key cache (docs/measurements.md) ---
 MEMORY_LOG_BUFFER_ROWS = env.int("MEMORY_LOG_BUFFER_ROWS", default=200)

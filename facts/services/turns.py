@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from facts.models import MemoryUser, Turn, TurnState
+from facts.models import MemoryUser, Tenant, Turn, TurnState
 from facts.services.users import validate_id
 from facts.tasks import extract_turn
 from memory_service.errors import Conflict, NotFound, Rejected
@@ -56,44 +56,72 @@ def enqueue(turn: Turn) -> None:
     transaction.on_commit(lambda: _send(pk))
 
 
-def turn_submit(
+def turn_post(
     *,
-    user: MemoryUser,
+    tenant: Tenant,
+    user_id: str,
     session_id: str,
     user_input: str,
     turn_id: str | None = None,
     assistant_response: str = "",
     occurred_at: datetime | None = None,
 ) -> tuple[Turn, bool]:
-    """Store a turn and queue its extraction; (turn, created). A repeated turn_id is not queued twice."""
+    """A client's turn for the tenant's user (created with its first turn): stored and queued;
+    (turn, created). A repeated turn_id is not queued twice, and a refused turn leaves no user.
+
+    Everything is checked and read before the write transaction, which then only inserts:
+    SQLite has one write lock for every writer, and turns posted by many clients at once
+    queue for it (docs/measurements.md §9)."""
+    validate_id(user_id, "user_id")
+    fields = _turn_fields(session_id, user_input, turn_id, assistant_response, occurred_at)
+    # A failed insert means a concurrent post created what was missing: first the user, then
+    # perhaps this very turn; the third reading finds both.
+    for attempt in range(3):
+        user = MemoryUser.objects.filter(tenant=tenant, external_id=user_id).first()
+        if user is not None and (existing := _stored(user, fields)) is not None:
+            return existing, False
+        try:
+            with transaction.atomic():
+                if user is None:
+                    user = MemoryUser.objects.create(tenant=tenant, external_id=user_id)
+                return _insert(user, fields), True
+        except IntegrityError:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _turn_fields(session_id, user_input, turn_id, assistant_response, occurred_at) -> dict:
+    """The turn's columns, checked (Rejected names the rule); nothing is read or written."""
     # Surrounding spaces are not part of a session or turn id (a user id is taken as given).
     session_id = validate_id((session_id or "").strip(), "session_id")
     turn_id = validate_id(turn_id.strip(), "turn_id") if turn_id is not None else uuid.uuid4().hex
-    user_input = _check_text(user_input, "user_input", required=True)
-    assistant_response = _check_text(assistant_response, "assistant_response", required=False)
     if occurred_at is not None and timezone.is_naive(occurred_at):
         occurred_at = timezone.make_aware(occurred_at, UTC)
-    existing = Turn.objects.filter(user=user, turn_id=turn_id).first()
-    if existing is None:
-        try:
-            with transaction.atomic():
-                turn = Turn.objects.create(
-                    tenant_id=user.tenant_id,
-                    user=user,
-                    session_id=session_id,
-                    turn_id=turn_id,
-                    user_input=user_input,
-                    assistant_response=assistant_response,
-                    occurred_at=occurred_at or timezone.now(),
-                )
-                enqueue(turn)
-            return turn, True
-        except IntegrityError:  # the same turn posted twice at once
-            existing = Turn.objects.get(user=user, turn_id=turn_id)
-    # A client retrying its POST gets the stored turn; different content under the same id is a conflict.
-    if existing.session_id != session_id or existing.user_input != user_input:
-        raise Conflict(f"Turn {turn_id!r} already exists with different content.")
-    return existing, False
+    return {
+        "session_id": session_id,
+        "turn_id": turn_id,
+        "user_input": _check_text(user_input, "user_input", required=True),
+        "assistant_response": _check_text(assistant_response, "assistant_response", required=False),
+        "occurred_at": occurred_at or timezone.now(),
+    }
+
+
+def _stored(user: MemoryUser, fields: dict) -> Turn | None:
+    """The turn already stored under this turn_id: a client retrying its POST gets it back;
+    different content under the same id is a conflict."""
+    existing = Turn.objects.filter(user=user, turn_id=fields["turn_id"]).first()
+    if existing is not None and (
+        existing.session_id != fields["session_id"] or existing.user_input != fields["user_input"]
+    ):
+        raise Conflict(f"Turn {fields['turn_id']!r} already exists with different content.")
+    return existing
+
+
+def _insert(user: MemoryUser, fields: dict) -> Turn:
+    turn = Turn.objects.create(tenant_id=user.tenant_id, user=user, **fields)
+    enqueue(turn)
+    return turn
 
 
 def turn_get(*, user: MemoryUser, turn_id: str) -> Turn:

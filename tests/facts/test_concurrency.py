@@ -62,3 +62,48 @@ def test_parallel_writer_processes_lose_nothing(tmp_path):
     assert facts.count() == WRITERS * FACTS_EACH
     assert facts.values("text").distinct().count() == WRITERS * FACTS_EACH
     assert FactHistory.objects.filter(tenant=tenant, action="insert").count() == WRITERS * FACTS_EACH
+
+
+@pytest.mark.django_db(transaction=True)
+def test_first_turns_of_a_new_user_posted_at_once_make_one_user_and_store_each_turn_once():
+    """turn_post creates the user inside its short write transaction; posts racing on the
+    new user, or on one turn id, read again instead of failing (facts/services/turns.py)."""
+    import threading
+
+    from django.db import connection as thread_connection
+
+    from facts.models import Turn
+    from facts.services.turns import turn_post
+
+    tenant = make_tenant("racing").tenant
+    turn_ids = ["t1", "t2", "t3", "t4", "same", "same", "same", "same"]
+    start = threading.Barrier(len(turn_ids), timeout=30)
+    outcomes: list[tuple[str, bool] | BaseException] = []
+
+    def post(turn_id: str) -> None:
+        try:
+            start.wait()
+            turn, created = turn_post(
+                tenant=tenant, user_id="new-user", session_id="s1", turn_id=turn_id, user_input="I keep bees."
+            )
+            outcomes.append((turn.turn_id, created))
+        except BaseException as exc:  # noqa: BLE001 - reported by the assertion below
+            outcomes.append(exc)
+        finally:
+            thread_connection.close()
+
+    threads = [threading.Thread(target=post, args=(turn_id,)) for turn_id in turn_ids]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not [o for o in outcomes if isinstance(o, BaseException)], outcomes
+    assert MemoryUser.objects.filter(tenant=tenant, external_id="new-user").count() == 1
+    assert sorted(Turn.objects.filter(tenant=tenant).values_list("turn_id", flat=True)) == [
+        "same",
+        "t1",
+        "t2",
+        "t3",
+        "t4",
+    ]
+    assert sorted(created for turn_id, created in outcomes if turn_id == "same") == [False, False, False, True]

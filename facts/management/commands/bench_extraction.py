@@ -33,7 +33,7 @@ from tqdm import tqdm
 from facts.extraction.scripted_llm import ScriptedLLM, rules_responder
 from facts.models import Fact, Tenant, Turn, TurnState
 from facts.services import memory_user_get_or_create
-from facts.services.turns import turn_submit
+from facts.services.turns import turn_post
 
 ROOT = Path(settings.BASE_DIR)
 BIN = Path(sys.executable).parent
@@ -291,8 +291,9 @@ class Command(BaseCommand):
             company=f"Company{i % 13}",
             allergen=ALLERGENS[i % len(ALLERGENS)],
         )
-        turn_submit(
-            user=user,
+        turn_post(
+            tenant=user.tenant,
+            user_id=user.external_id,
             session_id=f"s{i // 20}",
             turn_id=f"t{i}",
             user_input=text,
