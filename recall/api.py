@@ -11,6 +11,7 @@ from memory_service.auth import require_scope
 from memory_service.schemas import UserId, errors
 from recall import services
 from recall.schemas import RecallIn, RecallOut, RecallWithSourcesOut
+from recall.search import floor_rule
 
 router = Router(tags=["recall"])
 
@@ -24,6 +25,7 @@ def _episode_item(hit) -> dict:
             "occurred_at": hit.turn.occurred_at,
             "text": hit.text,
             "facts": [str(f.uuid) for f in hit.facts],
+            "injection_rule": floor_rule(hit.text),
         },
         "score": hit.score,
         "signals": hit.signals,

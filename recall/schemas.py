@@ -31,6 +31,11 @@ class EpisodeOut(Schema):
     occurred_at: datetime
     text: str
     facts: list[str]  # ids of the live facts this turn produced
+    injection_rule: str | None = Field(
+        None,
+        description="The injection floor's rule these raw words break (null when none): the text is returned "
+        "as data; never put such an episode into a prompt (the context block, MCP and mem0 search leave it out).",
+    )
 
 
 class RecallItemOut(Schema):

@@ -37,12 +37,17 @@ def default_sources(user: MemoryUser) -> tuple[str, ...]:
     return ("facts", "episodes") if user.turns.episodes().exists() else ("facts",)
 
 
-def quotable(hit: EpisodeHit) -> bool:
+def floor_rule(text: str) -> str | None:
+    """The injection floor's rule these words break (facts/guard.py), or None."""
     try:
-        check_untrusted_text(hit.text)
-    except Rejected:
-        return False
-    return True
+        check_untrusted_text(text)
+    except Rejected as refused:
+        return refused.rule
+    return None
+
+
+def quotable(hit: EpisodeHit) -> bool:
+    return floor_rule(hit.text) is None
 
 
 def search(*, user: MemoryUser, query: str, k: int, mode: str, sources, as_of: datetime | None = None) -> Search:
