@@ -17,10 +17,12 @@ with them (kombu/transport/sqlalchemy/__init__.py in the virtualenv):
   writer) and a message is claimed by one conditional UPDATE, so two consumers
   can never both win it.
 - kombu hands every transport option to ``create_engine``; here the options are
-  ours (``polling_interval``, ``visibility_timeout``, ``busy_timeout``).
+  ours (``polling_interval``, ``prefetch_wait``, ``visibility_timeout``, ``busy_timeout``).
 - The file is opened in WAL mode with a busy timeout, through whichever module
   ``sqlite3`` resolves to (``memory_service/sqlite_driver.py`` may swap it), and
   connections stay open in a pool: no open/close per message.
+- kombu's consumer slept a whole polling interval while its prefetch was taken,
+  idling the worker after every task; here that wait is a setting of its own (Transport).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ import shutil
 import threading
 from pathlib import Path
 from queue import Empty
+from time import monotonic, sleep
 
 from kombu.transport import sqlalchemy as kombu_sqla
 from kombu.utils import cached_property
@@ -228,9 +231,45 @@ class Channel(kombu_sqla.Channel):
         return count
 
 
+# How soon a worker whose prefetch is taken looks again (see Transport.drain_events),
+# unless the `prefetch_wait` transport option says otherwise.
+DEFAULT_PREFETCH_WAIT = 0.05
+
+
 class Transport(kombu_sqla.Transport):
     Channel = Channel
     driver_name = "sqlite"
+
+    def drain_events(self, connection, timeout=None):
+        """kombu's loop (kombu/transport/virtual/base.py), with one change in how long it
+        sleeps when nothing was delivered.
+
+        A worker holds at most its prefetch of unacknowledged messages; while it does, its
+        channel delivers nothing and kombu slept a whole `polling_interval` (50 ms) before
+        it looked again, so every finished task left its pool process idle for up to 50 ms
+        (docs/measurements.md §11). That wait is for the worker's own tasks, not for the
+        broker, and looking again reads two counters, no database: so it is its own
+        `prefetch_wait` option (MEMORY_BROKER_PREFETCH_WAIT_SECONDS). An empty queue still
+        waits the interval. The default is the interval (kombu's behaviour): a worker that
+        takes work sooner also takes SQLite's write lock more often, and a burst of posted
+        turns was then accepted 15-40% slower (docs/measurements.md §11).
+        """
+        prefetch_wait = float(self.client.transport_options.get("prefetch_wait", DEFAULT_PREFETCH_WAIT))
+        started = monotonic()
+        while True:
+            try:
+                self.cycle.get(self._deliver, timeout=timeout)
+                return
+            except Empty:
+                waited = monotonic() - started
+                if timeout is not None and waited >= timeout:
+                    raise TimeoutError() from None  # socket.timeout, as kombu raises
+                pause = prefetch_wait if self._prefetch_taken() else (self.polling_interval or 0)
+                sleep(pause if timeout is None else min(pause, max(0.0, timeout - waited)))
+
+    def _prefetch_taken(self) -> bool:
+        consuming = [channel for channel in self.channels if channel._consumers]
+        return bool(consuming) and not any(channel.qos.can_consume() for channel in consuming)
 
 
 def file_state(url: str) -> str:

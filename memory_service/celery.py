@@ -40,6 +40,18 @@ def _drop_inherited_connections(**kwargs) -> None:
             conn.connection = None
 
 
+@signals.worker_init.connect(dispatch_uid="memory_service.lower_priority")
+def _lower_priority(**kwargs) -> None:
+    """Background work yields the CPU to the web server's requests where both share a machine
+    (`make run`, the database host); the pool processes inherit the worker's niceness. On
+    the 2-core machine its effect on `bench_api`'s post-turn figures was within their noise
+    (docs/measurements.md §11): there the worker and the API meet on SQLite's write lock."""
+    from django.conf import settings
+
+    if settings.MEMORY_WORKER_NICE > 0:
+        os.nice(settings.MEMORY_WORKER_NICE)
+
+
 # The local embedding model is loaded once in the master, before the pool forks, so
 # the pool processes share its memory and no task pays for the load (each used to
 # load its own copy on its first embedding: seconds of that task, and one more copy

@@ -170,3 +170,33 @@ def test_health_reports_the_broker_file_folder(tmp_path):
     assert embedded.file_state(f"sqlite:///{tmp_path / 'broker.sqlite3'}") == "ok"
     missing = tmp_path / "gone" / "broker.sqlite3"
     assert embedded.file_state(f"sqlite:///{missing}") == f"error: broker folder {missing.parent} missing"
+
+
+def test_a_consumer_whose_prefetch_is_taken_looks_again_soon_and_an_empty_queue_waits_the_interval(path, monkeypatch):
+    """kombu slept a whole polling interval whenever nothing was delivered, also while the
+    worker's own prefetch was taken: each finished task left a pool process idle for up to
+    that long (docs/measurements.md §11). That wait now checks local counters every
+    `prefetch_wait` seconds; an empty queue still waits the polling interval."""
+    sleeps: list[float] = []
+    monkeypatch.setattr(embedded, "sleep", lambda s: (sleeps.append(s), time.sleep(s)))
+    got = []
+    with connect(path, polling_interval=0.05, prefetch_wait=0.002) as conn:
+        publish(conn, "db", [{"n": 1}, {"n": 2}])
+        channel = conn.default_channel
+        channel.basic_qos(prefetch_size=0, prefetch_count=1, apply_global=False)
+        queue = Queue("db", Exchange("db"), routing_key="db")
+        with conn.Consumer(queue, callbacks=[lambda body, message: got.append(message)], channel=channel):
+            conn.drain_events(timeout=5)
+            assert [m.payload for m in got] == [{"n": 1}]
+            sleeps.clear()
+            with pytest.raises(TimeoutError):  # the first is not acknowledged: nothing more comes
+                conn.drain_events(timeout=0.1)
+            assert sleeps and max(sleeps) == 0.002  # the last one is cut to the timeout
+            got[0].ack()
+            conn.drain_events(timeout=5)
+            assert [m.payload for m in got] == [{"n": 1}, {"n": 2}]
+            got[1].ack()
+            sleeps.clear()
+            with pytest.raises(TimeoutError):  # the queue is empty
+                conn.drain_events(timeout=0.3)
+            assert sleeps and max(sleeps) == pytest.approx(0.05)
