@@ -164,7 +164,9 @@ def manage(args: list[str], env: dict) -> str:
     return out.stdout
 
 
-def start_worker(name: str, queues: str, *, cwd: Path, env: dict, log_dir: Path, concurrency: int = 1) -> Proc:
+def start_worker(
+    name: str, queues: str, *, cwd: Path, env: dict, log_dir: Path, concurrency: int = 1, extra: tuple[str, ...] = ()
+) -> Proc:
     proc = Proc(
         name,
         [
@@ -183,6 +185,7 @@ def start_worker(name: str, queues: str, *, cwd: Path, env: dict, log_dir: Path,
             "--without-gossip",
             "--without-mingle",
             "--without-heartbeat",
+            *extra,
         ],
         cwd=cwd,
         env=env,

@@ -1,6 +1,12 @@
 """kill -9 of one of two workers on Redis while 500 turns are in flight: once a worker runs
 again, every turn is finished and no fact is stored or counted twice.
 
+A message the killed worker had received is redelivered by Redis after the visibility
+timeout. One it was taking from Redis at the instant of the kill, before kombu recorded it
+as unacknowledged, is gone from the broker (seen once: a turn left `extracting`); the
+periodic sweep re-queues such a turn, so the surviving worker runs beat as a deployment's
+`db` worker does, with a short stuck time.
+
 Real processes: redis-server, the web server, Celery workers (offline rules extractor); the
 embeddings come from the scripted OpenAI-compatible server so that no worker spends its time
 loading the local model (what a fact means does not matter here).
@@ -27,6 +33,9 @@ TURNS = 500
 FACTS_PER_USER = 5
 VISIBILITY_TIMEOUT = 4  # seconds before Redis hands a dead worker's unacknowledged task to another
 FINISH_WITHIN_SECONDS = 240
+# The sweep re-queues a turn queued or extracting this long: longer than 500 turns wait in
+# the queue here, shorter than the time left after the kill.
+STUCK_SECONDS = 90
 _COUNTS = """
 import json
 from django.db.models import Count
@@ -71,14 +80,16 @@ def stack(tmp_path):
             MEMORY_EMBEDDER="openai",
             MEMORY_EMBEDDING_MODEL="fake-embedding",
             MEMORY_EMBEDDING_BASE_URL=embedder.url,
+            MEMORY_TURN_SWEEP_SECONDS="5",
+            MEMORY_TURN_STUCK_SECONDS=str(STUCK_SECONDS),
         )
         manage(["migrate", "--noinput", "-v", "0"], env)
         key = re.search(r"^api_key=(\S+)$", manage(["create_tenant", "killed"], env), re.MULTILINE).group(1)
         web, base = start_web(env, tmp_path)
         procs.append(web)
 
-        def worker(name: str):
-            proc = start_worker(name, "db,llm,embed", cwd=ROOT, env=env, log_dir=tmp_path, concurrency=2)
+        def worker(name: str, *extra: str):
+            proc = start_worker(name, "db,llm,embed", cwd=ROOT, env=env, log_dir=tmp_path, concurrency=2, extra=extra)
             procs.append(proc)
             return proc
 
@@ -107,7 +118,7 @@ def _post_all(http: Http, turns, failures: list) -> None:
 
 def test_a_worker_killed_with_500_turns_in_flight_loses_no_turn_and_doubles_no_fact(stack):
     env, http, worker = stack
-    first, second = worker("w1"), worker("w2")
+    first, second = worker("w1"), worker("w2", "-B", "--schedule", str(env["MEMORY_VAR_DIR"] + "/beat-schedule"))
     failures: list = []
     poster = threading.Thread(target=_post_all, args=(http, scripted_turns(TURNS, FACTS_PER_USER), failures))
     poster.start()
