@@ -6,6 +6,7 @@ import re
 import threading
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -14,9 +15,9 @@ from tests.integration.stack import BIN, ROOT, Http, Proc, clean_env, free_port,
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("gunicorn")
+def _start(tmp: Path, **settings: str) -> tuple[Proc, Http, dict]:
+    """gunicorn with gunicorn.conf.py on a migrated temp database, once both workers are warm
+    (no request is sent before that): the process, a client with a fresh key, the environment."""
     port = free_port()
     env = clean_env(
         DATABASE_URL=f"sqlite:///{tmp / 'memory.sqlite3'}",
@@ -24,6 +25,7 @@ def server(tmp_path_factory):
         WEB_BIND=f"127.0.0.1:{port}",
         WEB_WORKERS="2",
         WEB_THREADS="2",
+        **settings,
     )
     manage(["migrate", "--noinput", "-v", "0"], env)
     manage(["collectstatic", "--noinput", "-v", "0"], env)
@@ -32,7 +34,6 @@ def server(tmp_path_factory):
         "gunicorn", [str(BIN / "gunicorn"), "-c", str(ROOT / "gunicorn.conf.py")], cwd=ROOT, env=env, log_dir=tmp
     )
     try:
-        # Both workers report a warm model before they take requests; no request is sent before that.
         wait_for(
             lambda: proc.log().count("request threads warm") >= 2 or proc.popen.poll() is not None,
             180,
@@ -40,7 +41,17 @@ def server(tmp_path_factory):
             "two warm gunicorn workers",
         )
         assert proc.popen.poll() is None, proc.log()
-        yield proc, Http(f"http://127.0.0.1:{port}", key)
+    except BaseException:
+        proc.stop()
+        raise
+    return proc, Http(f"http://127.0.0.1:{port}", key), env
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    proc, http, _ = _start(tmp_path_factory.mktemp("gunicorn"))
+    try:
+        yield proc, http
     finally:
         proc.stop()
 
@@ -110,24 +121,8 @@ def test_a_stopped_server_flushes_its_log_rows_and_its_workers_exit_cleanly(tmp_
     """ONNX Runtime's C++ exit handlers, in a forked worker, aborted it ("terminate called",
     SIGABRT) or hung it; the worker now ends after Python's own exit handlers, which still
     write the recall log rows it had buffered."""
-    port = free_port()
-    env = clean_env(
-        DATABASE_URL=f"sqlite:///{tmp_path / 'memory.sqlite3'}",
-        MEMORY_VAR_DIR=str(tmp_path),
-        WEB_BIND=f"127.0.0.1:{port}",
-        WEB_WORKERS="2",
-        WEB_THREADS="2",
-        MEMORY_LOG_BUFFER_ROWS="1000",
-        MEMORY_LOG_BUFFER_SECONDS="3600",
-    )
-    manage(["migrate", "--noinput", "-v", "0"], env)
-    key = re.search(r"^api_key=(\S+)$", manage(["create_tenant", "stops"], env), re.MULTILINE).group(1)
-    proc = Proc(
-        "gunicorn", [str(BIN / "gunicorn"), "-c", str(ROOT / "gunicorn.conf.py")], cwd=ROOT, env=env, log_dir=tmp_path
-    )
+    proc, http, env = _start(tmp_path, MEMORY_LOG_BUFFER_ROWS="1000", MEMORY_LOG_BUFFER_SECONDS="3600")
     try:
-        wait_for(lambda: proc.log().count("request threads warm") >= 2, 180, 0.2, "two warm gunicorn workers")
-        http = Http(f"http://127.0.0.1:{port}", key)
         assert http.post("/users/u1/facts", {"text": "User keeps bees."})[0] == 201
         for n in range(4):
             assert http.post("/users/u1/recall", {"query": f"bees {n}"})[0] == 200
