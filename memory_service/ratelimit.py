@@ -60,9 +60,10 @@ def check_rate(key_hash: str, request) -> None:
         return
     now = time.time()
     window = int(now // rate.seconds)
-    used = _count(f"rl:{key_hash[:32]}:{kind}:{rate.seconds}:{window}", rate.seconds, (window + 1) * rate.seconds)
+    window_end = (window + 1) * rate.seconds
+    used = _count(f"rl:{key_hash[:32]}:{kind}:{rate.seconds}:{window}", rate.seconds, window_end)
     if used > rate.requests:
-        retry_after = max(1, math.ceil((window + 1) * rate.seconds - now))
+        retry_after = max(1, math.ceil(window_end - now))
         raise RateLimited(
             f"Rate limit of {rate.requests} {kind} requests per {rate.seconds} s reached for this API key.",
             retry_after=retry_after,

@@ -127,19 +127,12 @@ def profile_should_project(user_pk: int) -> bool:
 # --- Context block -------------------------------------------------------------------
 
 
-def _sources(user: MemoryUser) -> tuple[str, ...]:
-    """Episodes join the context once the user has any (docs/design.md §10)."""
-    return ("facts", "episodes") if user.turns.episodes().exists() else ("facts",)
-
-
 def _episode_item(hit) -> dict | None:
     """A recalled episode as a context item; None when its words fail the injection floor
     (facts/guard.py): a quoted message still must not be able to steer the prompt."""
-    from facts.guard import check_untrusted_text
+    from recall.search import quotable
 
-    try:
-        check_untrusted_text(hit.text)
-    except Rejected:
+    if not quotable(hit):
         return None
     return {
         "id": f"turn:{hit.turn.turn_id}",
@@ -154,10 +147,18 @@ def _episode_item(hit) -> dict | None:
 def _recall_for_context(user: MemoryUser, query: str) -> tuple[list[tuple[dict, float]], set[str], dict]:
     """Recall hits as profile items with their scores, the ids the query matched
     word for word (lexical signal), and the recall mode/degraded flags."""
-    from recall.services import recall  # recall is its own app; imported when needed
+    # recall is its own app; imported when needed. Episodes join the context once the user has
+    # any (docs/design.md §10), as for the other doors.
+    from recall.search import default_sources
+    from recall.services import recall
 
     result = recall(
-        user=user, query=query, k=settings.MEMORY_RECALL_DEFAULT_K, mode="hybrid", log=True, sources=_sources(user)
+        user=user,
+        query=query,
+        k=settings.MEMORY_RECALL_DEFAULT_K,
+        mode="hybrid",
+        log=True,
+        sources=default_sources(user),
     )
     hits, matched = [], set()
     for hit in result.items:

@@ -5,13 +5,15 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 from django.db import connection
 
-from facts.models import Fact, FactHistory, MemoryUser
+from facts.models import Fact, FactHistory, MemoryUser, Turn
+from facts.services.turns import turn_post
 from tests.base import make_tenant
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,13 +70,6 @@ def test_parallel_writer_processes_lose_nothing(tmp_path):
 def test_first_turns_of_a_new_user_posted_at_once_make_one_user_and_store_each_turn_once():
     """turn_post creates the user inside its short write transaction; posts racing on the
     new user, or on one turn id, read again instead of failing (facts/services/turns.py)."""
-    import threading
-
-    from django.db import connection as thread_connection
-
-    from facts.models import Turn
-    from facts.services.turns import turn_post
-
     tenant = make_tenant("racing").tenant
     turn_ids = ["t1", "t2", "t3", "t4", "same", "same", "same", "same"]
     start = threading.Barrier(len(turn_ids), timeout=30)
@@ -90,7 +85,7 @@ def test_first_turns_of_a_new_user_posted_at_once_make_one_user_and_store_each_t
         except BaseException as exc:  # noqa: BLE001 - reported by the assertion below
             outcomes.append(exc)
         finally:
-            thread_connection.close()
+            connection.close()  # this thread's own connection
 
     threads = [threading.Thread(target=post, args=(turn_id,)) for turn_id in turn_ids]
     for thread in threads:
