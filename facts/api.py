@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from django.db import transaction
 from ninja import Query, Router, Status
 
 from facts import privacy, selectors, services
@@ -18,21 +17,9 @@ router = Router(tags=["facts"])
 @router.post("/users/{user_id}/facts", response={201: FactOut, 200: FactOut, **ERRORS})
 def store_fact(request, user_id: UserId, payload: FactIn):
     tenant = require_scope(request, "write")
-    # One transaction: a fact refused by the write path leaves no new user behind.
-    with transaction.atomic():
-        user = services.memory_user_get_or_create(tenant=tenant, user_id=user_id)
-        result = services.fact_store(
-            user=user,
-            text=payload.text,
-            actor=services.Actor.api_key(request.auth),
-            category=payload.category,
-            key=payload.key,
-            confidence=payload.confidence,
-            valid_from=payload.valid_from,
-            event_time=payload.event_time,
-            value_json=payload.value_json,
-            entities=payload.entities,
-        )
+    fields = {name: getattr(payload, name) for name in FactIn.model_fields}
+    actor = services.Actor.api_key(request.auth)
+    [result] = services.facts_store_for_user(tenant=tenant, user_id=user_id, actor=actor, facts=[fields])
     return Status(201 if result.created else 200, result.fact)
 
 
@@ -79,7 +66,7 @@ def patch_fact(request, fact_id: UUID, payload: FactPatchIn):
 def forget_fact(request, fact_id: UUID):
     tenant = require_scope(request, "write")
     fact = services.fact_get(tenant=tenant, fact_id=fact_id)
-    privacy.fact_forget(fact=fact, actor=services.Actor.api_key(request.auth))
+    services.fact_forget(fact=fact, actor=services.Actor.api_key(request.auth))
     return Status(204, None)
 
 

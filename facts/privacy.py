@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import logging
 from collections import defaultdict
 from collections.abc import Mapping
 from datetime import date, datetime
@@ -20,7 +19,7 @@ from uuid import UUID
 
 from django.apps import apps
 from django.core import serializers
-from django.db import OperationalError, connection, transaction
+from django.db import transaction
 from django.db.models import Count, QuerySet
 from django.utils import timezone
 
@@ -39,8 +38,7 @@ from facts.models import (
 )
 from facts.services import Actor
 from facts.signals import user_erasing
-
-logger = logging.getLogger(__name__)
+from memory_service.db.scrub import scrub_after_commit
 
 EXPORT_FORMAT = "memory-service-export/1"
 
@@ -140,28 +138,6 @@ def erase_preview(*, user: MemoryUser) -> dict[str, int]:
     return _in_display_order(counts)
 
 
-def wal_checkpoint() -> tuple[int, int, int] | None:
-    """Copy the WAL into the database file and truncate it to zero bytes.
-
-    A PRAGMA, not a query over data; it lives here because only erasure needs it.
-    TRUNCATE waits (busy_timeout) for readers of older snapshots to finish.
-    Returns SQLite's (busy, wal pages, checkpointed pages).
-    """
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            row = cursor.fetchone()
-    except OperationalError as exc:
-        # Another statement of this connection is still open ("table is locked"): the
-        # deleted rows are already overwritten (secure_delete); the WAL copy goes at the
-        # next checkpoint. An erase or forget that committed must not fail here.
-        logger.warning("WAL checkpoint after an erase was refused (%s); it completes at the next checkpoint.", exc)
-        return None
-    if row and row[0]:
-        logger.warning("WAL checkpoint after an erase was blocked by a reader; it completes at the next checkpoint.")
-    return tuple(row) if row else None
-
-
 def _keep_receipt(*, tenant_id, external_id: str, scope: str, counts: dict, actor: Actor) -> DeletionReceipt:
     return DeletionReceipt.objects.create(
         tenant_id=tenant_id,
@@ -180,8 +156,7 @@ def user_erase(*, user: MemoryUser, actor: Actor) -> DeletionReceipt:
     with transaction.atomic():
         counts = _delete_everything(MemoryUser.objects.select_for_update().get(pk=user.pk))
         receipt = _keep_receipt(tenant_id=tenant_id, external_id=external_id, scope="user", counts=counts, actor=actor)
-    # Runs at once, or when an enclosing transaction commits.
-    transaction.on_commit(wal_checkpoint)
+    scrub_after_commit()
     return receipt
 
 
@@ -196,14 +171,7 @@ def user_forget_key(*, user: MemoryUser, key: str, actor: Actor) -> DeletionRece
             counts={"facts": deleted},
             actor=actor,
         )
-    transaction.on_commit(wal_checkpoint)
     return receipt
-
-
-def fact_forget(*, fact: Fact, actor: Actor) -> None:
-    """Forget one fact (its history entry is the receipt) and checkpoint the WAL so its words leave the files."""
-    services.fact_forget(fact=fact, actor=actor)
-    transaction.on_commit(wal_checkpoint)
 
 
 def user_keys(*, user: MemoryUser) -> list[tuple[str, int]]:

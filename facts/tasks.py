@@ -25,19 +25,18 @@ from facts.extraction.pipeline import prepare
 log = logging.getLogger(__name__)
 
 
-@shared_task(name="facts.extract_turn", queue=settings.MEMORY_QUEUE_DB, acks_late=True)
+@shared_task(name="facts.extract_turn", acks_late=True)
 def extract_turn(turn_pk: int, enqueued_at: float | None = None) -> None:
     job = prepare(turn_pk, enqueued_at)
     if job is None:
         return
     job["timing"]["llm_sent_at"] = time.time()
-    call_extractor.apply_async((job,), queue=settings.MEMORY_QUEUE_LLM)
+    call_extractor.apply_async((job,))
 
 
 # Time limits above the worst case of one call with its retries and re-ask (settings).
 @shared_task(
     name="facts.call_extractor",
-    queue=settings.MEMORY_QUEUE_LLM,
     acks_late=True,
     soft_time_limit=settings.MEMORY_LLM_WORST_CASE_SECONDS + 30,
     time_limit=settings.MEMORY_LLM_WORST_CASE_SECONDS + 60,
@@ -65,15 +64,15 @@ def call_extractor(job: dict) -> None:
         result = {"error": f"extractor crashed: {type(exc).__name__}: {exc}", "extractor": "", "llm_ms": 0.0}
     now = time.time()
     result["timing"] = {"llm_started": started, "llm_task_ms": round((now - started) * 1000, 3), "apply_sent_at": now}
-    apply_extraction.apply_async((job, result), queue=settings.MEMORY_QUEUE_DB)
+    apply_extraction.apply_async((job, result))
 
 
-@shared_task(name="facts.apply_extraction", queue=settings.MEMORY_QUEUE_DB, acks_late=True)
+@shared_task(name="facts.apply_extraction", acks_late=True)
 def apply_extraction(job: dict, result: dict) -> None:
     apply(job, result)
 
 
-@shared_task(name="facts.sweep_turns", queue=settings.MEMORY_QUEUE_DB, ignore_result=True)
+@shared_task(name="facts.sweep_turns", ignore_result=True)
 def sweep_turns() -> int:
     """The periodic sweep (CELERY_BEAT_SCHEDULE; `make run`'s worker runs beat embedded, -B)."""
     from facts.services.turns import turns_sweep  # the turns service imports this module
@@ -81,7 +80,7 @@ def sweep_turns() -> int:
     return turns_sweep()
 
 
-@shared_task(name="facts.expire_episodes", queue=settings.MEMORY_QUEUE_DB)
+@shared_task(name="facts.expire_episodes")
 def expire_episodes() -> dict:
     """Periodic (CELERY_BEAT_SCHEDULE): the episode retention pass; nothing when it is off."""
     from facts.services.retention import episodes_expire

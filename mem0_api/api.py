@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from django.db import transaction
 from django.db.models import prefetch_related_objects
 from django.http import HttpResponse
 from ninja import NinjaAPI, Query, Router, Schema
@@ -39,7 +38,7 @@ from mem0_api.schemas import (
 from memory_service.auth import require_scope, token_or_bearer_auth
 from memory_service.errors import NotFound, Rejected, ServiceError
 from memory_service.schemas import Message
-from recall import search
+from recall import client_search
 
 router = Router(tags=["mem0"])
 ERRORS = {401: Message, 403: Message, 404: Message, 409: Message, 422: Message}
@@ -107,9 +106,8 @@ def _store_directly(request, tenant, user_id: str, payload: AddIn) -> list[dict]
     if not texts:
         raise Rejected("messages", "infer=False stores the 'user' messages; none has text.")
     actor = services.Actor.api_key(request.auth)
-    with transaction.atomic():
-        user = services.memory_user_get_or_create(tenant=tenant, user_id=user_id)
-        stored = [services.fact_store(user=user, text=text, actor=actor) for text in texts]
+    facts = [{"text": text} for text in texts]
+    stored = services.facts_store_for_user(tenant=tenant, user_id=user_id, actor=actor, facts=facts)
     return [
         {"id": str(r.fact.uuid), "memory": r.fact.text, "event": "ADD" if r.created else "NONE", "status": r.outcome}
         for r in stored
@@ -165,9 +163,9 @@ def search_memories(request, payload: SearchIn):
     user = mem0_selectors.memory_user_or_none(tenant=tenant, user_id=convert.user_id_of(payload.filters))
     sources = payload.sources or ["facts"]
     mode = "lexical" if payload.keyword_search else "hybrid"
-    found = search.Search()
+    found = client_search.ClientSearch()
     if user is not None:  # mem0 answers an empty search for a user it has not seen
-        found = search.search(user=user, query=payload.query, k=payload.top_k, mode=mode, sources=sources)
+        found = client_search.client_search(user=user, query=payload.query, k=payload.top_k, mode=mode, sources=sources)
     prefetch_related_objects([hit.fact for hit in found.facts], "user", "superseded_by", "replaces")
     results = [{**convert.memory_json(hit.fact), "score": hit.score} for hit in found.facts]
     if "episodes" not in sources:

@@ -82,6 +82,7 @@ INSTALLED_APPS = [
     "profiles",
     "mcp_server",
     "mem0_api",
+    "bench",
 ]
 
 MIDDLEWARE = [
@@ -190,6 +191,13 @@ MEMORY_QUEUE_EMBED = "embed"
 _memory_queues = (MEMORY_QUEUE_DB, MEMORY_QUEUE_LLM, MEMORY_QUEUE_EMBED)
 CELERY_TASK_QUEUES = [Queue(name, Exchange(name), routing_key=name) for name in _memory_queues]
 CELERY_TASK_DEFAULT_QUEUE = MEMORY_QUEUE_DB
+# Which queue each task goes to: the model call and the embedding are stateless (any host);
+# everything else reads or writes the database (docs/design.md §4).
+CELERY_TASK_ROUTES = {
+    "facts.call_extractor": {"queue": MEMORY_QUEUE_LLM},
+    "recall.embed_facts": {"queue": MEMORY_QUEUE_EMBED},
+    "*": {"queue": MEMORY_QUEUE_DB},
+}
 
 # Embedded broker: a SQLite file of its own under var/ (memory_service/broker.py).
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=f"sqlite:///{VAR_DIR / 'broker.sqlite3'}")
@@ -206,21 +214,6 @@ if CELERY_BROKER_URL.startswith("sqlite:"):
         "prefetch_wait": env.float("MEMORY_BROKER_PREFETCH_WAIT_SECONDS", default=0.05),
         "visibility_timeout": _visibility_timeout,
         "busy_timeout": env.float("SQLITE_BUSY_TIMEOUT_SECONDS", default=30),
-    }
-elif CELERY_BROKER_URL.startswith("filesystem://"):
-    # kombu's filesystem transport, kept only for comparison (bench_extraction
-    # --broker filesystem): a worker can read a message file before its writer
-    # has filled it and exit, and nothing redelivers what a dead worker held.
-    _broker_dir = VAR_DIR / "broker"
-    for sub in ("queue", "processed", "control"):
-        (_broker_dir / sub).mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(_broker_dir / "queue"),
-        "data_folder_out": str(_broker_dir / "queue"),
-        "processed_folder": str(_broker_dir / "processed"),
-        "control_folder": str(_broker_dir / "control"),
-        "store_processed": False,
-        "polling_interval": env.float("MEMORY_FS_POLL_SECONDS", default=0.05),
     }
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": _visibility_timeout}
@@ -278,7 +271,7 @@ MEMORY_TURN_MAX_ATTEMPTS = env.int("MEMORY_TURN_MAX_ATTEMPTS", default=5)
 CELERY_BEAT_SCHEDULE = {
     "sweep-turns": {"task": "facts.sweep_turns", "schedule": float(MEMORY_TURN_SWEEP_SECONDS)},
     # Episode retention (off unless MEMORY_EPISODE_RETENTION_DAYS is set), once an hour.
-    "expire-episodes": {"task": "facts.expire_episodes", "schedule": 3600.0, "options": {"queue": "db"}},
+    "expire-episodes": {"task": "facts.expire_episodes", "schedule": 3600.0},
 }
 
 # --- Memory: embeddings and recall (docs/design.md §5) -------------------------------------

@@ -28,22 +28,13 @@ from django.utils import timezone
 
 from facts.models import ActorKind, Fact, FactHistory, HistoryAction, Tenant, Turn, TurnState
 from memory_service import logbuffer
+from memory_service.stats import percentile
 from profiles.models import ContextLog
 
 WINDOWS = {"1h": timedelta(hours=1), "24h": timedelta(hours=24), "7d": timedelta(days=7), "30d": timedelta(days=30)}
 # Chart buckets per window: about 12-30 points each.
 BUCKETS = {"1h": timedelta(minutes=5), "24h": timedelta(hours=1), "7d": timedelta(hours=12), "30d": timedelta(days=1)}
 _REVERTING = (HistoryAction.SUPERSEDE, HistoryAction.EXPIRE, HistoryAction.DELETE)
-
-
-def percentile(values: list[float], q: float) -> float | None:
-    """Linear-interpolated percentile (q in 0..1) of unsorted values; None when empty."""
-    if not values:
-        return None
-    ordered = sorted(values)
-    pos = (len(ordered) - 1) * q
-    low, high = math.floor(pos), math.ceil(pos)
-    return ordered[low] + (ordered[high] - ordered[low]) * (pos - low)
 
 
 def _p(values: list[float], digits: int = 1) -> dict:

@@ -130,7 +130,7 @@ def profile_should_project(user_pk: int) -> bool:
 def _episode_item(hit) -> dict | None:
     """A recalled episode as a context item; None when its words fail the injection floor
     (facts/guard.py): a quoted message still must not be able to steer the prompt."""
-    from recall.search import quotable
+    from recall.client_search import quotable
 
     if not quotable(hit):
         return None
@@ -149,7 +149,7 @@ def _recall_for_context(user: MemoryUser, query: str) -> tuple[list[tuple[dict, 
     word for word (lexical signal), and the recall mode/degraded flags."""
     # recall is its own app; imported when needed. Episodes join the context once the user has
     # any (docs/design.md §10), as for the other doors.
-    from recall.search import default_sources
+    from recall.client_search import default_sources
     from recall.services import recall
 
     result = recall(

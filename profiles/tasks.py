@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
-from django.conf import settings
 from django.db import OperationalError
 
 from profiles import services
@@ -13,7 +12,7 @@ from profiles import services
 log = logging.getLogger(__name__)
 
 
-@shared_task(bind=True, max_retries=5, queue=settings.MEMORY_QUEUE_DB, acks_late=True)
+@shared_task(bind=True, max_retries=5, acks_late=True)
 def project_profile(self, user_pk: int, trigger: str = "manual") -> int | None:
     """Refresh one user's profile; returns the version now current (None if the user is gone)."""
     try:

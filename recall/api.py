@@ -10,8 +10,8 @@ from facts import services as fact_services
 from memory_service.auth import require_scope
 from memory_service.schemas import UserId, errors
 from recall import services
+from recall.client_search import floor_rule
 from recall.schemas import RecallIn, RecallOut, RecallWithSourcesOut
-from recall.search import floor_rule
 
 router = Router(tags=["recall"])
 

@@ -11,7 +11,6 @@ item that stays names it) instead of both crowding the top k.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -20,31 +19,9 @@ from django.db.models import QuerySet
 
 from facts.models import Fact, MemoryUser, Turn
 from recall import fusion
+from recall.hits import EpisodeHit, FactHit
 
 SOURCES = ("facts", "episodes")
-
-
-@dataclass
-class RecallHit:
-    fact: Fact
-    score: float
-    signals: dict = field(default_factory=dict)
-    kind: str = "fact"
-    folded: list = field(default_factory=list)  # episode hits merged into this one
-
-
-@dataclass
-class EpisodeHit:
-    turn: Turn
-    score: float
-    signals: dict = field(default_factory=dict)
-    facts: list[Fact] = field(default_factory=list)  # the live facts this turn produced
-    kind: str = "episode"
-    folded: list = field(default_factory=list)  # fact hits merged into this one
-
-    @property
-    def text(self) -> str:
-        return self.turn.user_input
 
 
 def check_sources(sources) -> tuple[str, ...]:
@@ -102,7 +79,7 @@ def load_hits(
     return hits
 
 
-def merge(fact_hits: list[RecallHit], episode_hits: list[EpisodeHit]) -> list:
+def merge(fact_hits: list[FactHit], episode_hits: list[EpisodeHit]) -> list:
     """Both kinds in one ranking by fused score; a fact and its source turn's episode fold into
     whichever of the two ranks higher (when MEMORY_RECALL_EPISODE_MERGE is on)."""
     ranked: list = sorted([*fact_hits, *episode_hits], key=lambda h: (-h.score, 0 if h.kind == "fact" else 1, -_pk(h)))

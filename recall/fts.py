@@ -71,6 +71,7 @@ def delete_user(user_id: int, t: Tables = FACTS) -> int:
 
 
 def count_user(user_id: int, t: Tables = FACTS) -> int:
+    """The user's indexed documents: the erase counts and BM25's N."""
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT COUNT(*) FROM {t.doc} WHERE user_id = %s", [user_id])
         return int(cursor.fetchone()[0])
@@ -86,12 +87,6 @@ def indexed_hashes(fact_ids: Iterable[int], t: Tables = FACTS) -> dict[int, str]
             if row:
                 found[fid] = row[0]
     return found
-
-
-def user_doc_count(user_id: int, t: Tables = FACTS) -> int:
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT count(*) FROM {t.doc} WHERE user_id = %s", [user_id])
-        return cursor.fetchone()[0]
 
 
 def doc_frequencies(user_id: int, terms: list[str], t: Tables = FACTS) -> dict[str, int]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.dispatch import receiver
 
 from facts.signals import episodes_changed, facts_changed, turn_processed, user_erasing
@@ -15,7 +14,7 @@ def index_changed_facts(sender, tenant_id=None, user_id=None, fact_ids=None, **k
     if fact_ids:
         from recall.tasks import sync_facts
 
-        sync_facts.apply_async(args=[[int(i) for i in fact_ids]], queue=settings.MEMORY_QUEUE_DB)
+        sync_facts.apply_async(args=[[int(i) for i in fact_ids]])
 
 
 @receiver(user_erasing, dispatch_uid="recall.erase_user_index")
@@ -33,7 +32,7 @@ def index_episode(sender, turn_id=None, state=None, **kwargs) -> None:
     if turn_id and state == "done":
         from recall.tasks import sync_episodes
 
-        sync_episodes.apply_async(args=[[int(turn_id)]], queue=settings.MEMORY_QUEUE_DB)
+        sync_episodes.apply_async(args=[[int(turn_id)]])
 
 
 @receiver(episodes_changed, dispatch_uid="recall.sync_changed_episodes")
@@ -41,4 +40,4 @@ def sync_changed_episodes(sender, turn_ids=None, **kwargs) -> None:
     if turn_ids:
         from recall.tasks import sync_episodes
 
-        sync_episodes.apply_async(args=[[int(i) for i in turn_ids]], queue=settings.MEMORY_QUEUE_DB)
+        sync_episodes.apply_async(args=[[int(i) for i in turn_ids]])

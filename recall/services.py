@@ -33,7 +33,7 @@ from recall.as_of import Snapshot
 from recall.dates import Window
 from recall.dates import windows as query_windows
 from recall.embeddings import EmbedderError, embed_query, get_embedder
-from recall.episodes import EpisodeHit, RecallHit
+from recall.hits import EpisodeHit, FactHit
 from recall.query import MAX_QUERY_CHARS, content_words, stem, words
 from recall.sides import LexicalSide, VectorSide
 from recall.tables import EPISODES, FACTS, Tables
@@ -44,7 +44,7 @@ MAX_K = 200
 
 @dataclass
 class RecallResult:
-    items: list  # RecallHit, and EpisodeHit when episodes were asked for (recall.episodes)
+    items: list  # FactHit, and EpisodeHit when episodes were asked for (recall.hits)
     mode: str
     degraded: bool = False
     stats: dict = field(default_factory=dict)
@@ -228,7 +228,7 @@ def _add_time_list(plan: _Plan, cands: dict[int, fusion.Candidate], windows: lis
     fusion.add_list(cands, "time", settings.MEMORY_RECALL_TIME_WEIGHT, ids)
 
 
-def _direct_hits(plan: _Plan, lists: _Lists, cands: dict[int, fusion.Candidate]) -> list[RecallHit]:
+def _direct_hits(plan: _Plan, lists: _Lists, cands: dict[int, fusion.Candidate]) -> list[FactHit]:
     """The fused candidates weighted by category, best first, with their facts loaded."""
     # The base queryset re-checks ownership and liveness (or validity at as_of):
     # an index row that lags behind the write path can never leak a fact.
@@ -245,10 +245,10 @@ def _direct_hits(plan: _Plan, lists: _Lists, cands: dict[int, fusion.Candidate])
     # Only what can be returned is loaded as objects: k, or more when packing may skip some.
     keep = direct if plan.budget_chars is not None else direct[: plan.k]
     facts = plan.base.filter(pk__in=[c.fact_id for c in keep]).select_related("user").in_bulk()
-    return [RecallHit(facts[c.fact_id], c.score, c.signals) for c in keep if c.fact_id in facts]
+    return [FactHit(facts[c.fact_id], c.score, c.signals) for c in keep if c.fact_id in facts]
 
 
-def _supplement_picks(plan: _Plan, hits: list[RecallHit]) -> list[tuple[int, dict]]:
+def _supplement_picks(plan: _Plan, hits: list[FactHit]) -> list[tuple[int, dict]]:
     """(fact id, signals) of the back-fill, in order: graph neighbours first, then the most
     recent facts, until k is reached."""
     taken = {h.fact.pk for h in hits}
@@ -268,7 +268,7 @@ def _supplement_picks(plan: _Plan, hits: list[RecallHit]) -> list[tuple[int, dic
     return picks
 
 
-def _supplements(plan: _Plan, hits: list[RecallHit]) -> list[RecallHit]:
+def _supplements(plan: _Plan, hits: list[FactHit]) -> list[FactHit]:
     """Back-fill only: considered when direct hits do not fill k, and scored strictly
     below the weakest direct hit."""
     if len(hits) >= plan.k:
@@ -278,9 +278,7 @@ def _supplements(plan: _Plan, hits: list[RecallHit]) -> list[RecallHit]:
     facts = {f.pk: f for f in plan.base.filter(pk__in=[fid for fid, _ in picks]).select_related("user")}
     scores = fusion.supplement_scores(floor, len(picks))
     return [
-        RecallHit(facts[fid], score, signals)
-        for (fid, signals), score in zip(picks, scores, strict=True)
-        if fid in facts
+        FactHit(facts[fid], score, signals) for (fid, signals), score in zip(picks, scores, strict=True) if fid in facts
     ]
 
 
@@ -335,7 +333,9 @@ def recall(
     log: bool = True,
     sources=("facts",),
 ) -> RecallResult:
-    """Hybrid recall over the user's facts, and over their episodes when `sources` names them."""
+    """Hybrid recall over the user's facts, and over their episodes when `sources` names them:
+    one ranked list. REST `/recall` and the context block call this; the MCP and mem0
+    doors call `recall.client_search.client_search`, which keeps facts and episodes apart."""
     started = time.perf_counter()
     plan = _plan(user, query, k, mode, budget_chars, as_of, sources)
     windows = _windows(plan)
@@ -344,7 +344,7 @@ def recall(
     ranked = episodes.merge(hits, episode_hits) if episode_lists is not None else hits
     if "facts" in plan.sources:
         # Facts folded into an episode are taken too: back-fill must not bring them back.
-        taken = [h for h in ranked if isinstance(h, RecallHit)] + [
+        taken = [h for h in ranked if isinstance(h, FactHit)] + [
             f for h in ranked for f in h.folded if f.kind == "fact"
         ]
         ranked += _supplements(plan, taken)[: max(0, plan.k - len(ranked))]

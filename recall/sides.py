@@ -57,7 +57,7 @@ def lexical_live(
         return [], []
     freqs = fts.doc_frequencies(user_id, terms, tables)
     present = [t for t in terms if freqs.get(t, 0) > 0]
-    dropped = universal_terms(present, freqs, fts.user_doc_count(user_id, tables))
+    dropped = universal_terms(present, freqs, fts.count_user(user_id, tables))
     kept = [t for t in present if t not in dropped]
     return relative_floor(fts.search(user_id, kept, limit, tables)), sorted(dropped)
 

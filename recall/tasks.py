@@ -28,7 +28,7 @@ def _backoff(retries: int) -> int:
     return min(600, 5 * 2**retries)
 
 
-@shared_task(bind=True, name="recall.sync_facts", queue=settings.MEMORY_QUEUE_DB, **RETRY)
+@shared_task(bind=True, name="recall.sync_facts", **RETRY)
 def sync_facts(self, fact_ids: list[int]) -> dict:
     try:
         result = index.sync_lexical(fact_ids)
@@ -43,11 +43,11 @@ def sync_facts(self, fact_ids: list[int]) -> dict:
     ]
     batch = max(1, settings.MEMORY_EMBED_BATCH_SIZE)
     for start in range(0, len(items), batch):
-        embed_facts.apply_async(args=[items[start : start + batch]], queue=settings.MEMORY_QUEUE_EMBED)
+        embed_facts.apply_async(args=[items[start : start + batch]])
     return {"indexed": result.indexed, "removed": result.removed, "to_embed": len(items)}
 
 
-@shared_task(bind=True, name="recall.embed_facts", queue=settings.MEMORY_QUEUE_EMBED, **RETRY)
+@shared_task(bind=True, name="recall.embed_facts", **RETRY)
 def embed_facts(self, items: list[dict]) -> int:
     try:
         computed = index.compute_vectors(items)
@@ -60,7 +60,7 @@ def embed_facts(self, items: list[dict]) -> int:
             # as unembedded until a retry or `reindex_embeddings`.
             return 0
         raise self.retry(exc=exc, countdown=_backoff(self.request.retries)) from exc
-    store_vectors.apply_async(args=[computed], queue=settings.MEMORY_QUEUE_DB)
+    store_vectors.apply_async(args=[computed])
     _report(error="", worker=self.request.hostname or "")
     return len(computed)
 
@@ -69,12 +69,12 @@ def _report(*, error: str, worker: str) -> None:
     # This worker may have no database: its state travels to the db queue. Bookkeeping
     # only, so a broker that is down loses the report, never the embedding.
     try:
-        note_embedder.apply_async(args=(error, time.time(), worker), queue=settings.MEMORY_QUEUE_DB)
+        note_embedder.apply_async(args=(error, time.time(), worker))
     except Exception:
         log.exception("could not send the embedder report")
 
 
-@shared_task(name="recall.note_embedder", queue=settings.MEMORY_QUEUE_DB, ignore_result=True)
+@shared_task(name="recall.note_embedder", ignore_result=True)
 def note_embedder(error: str, at: float, worker: str) -> None:
     """Record an embed worker's success or failure where every process reads it (health)."""
     from recall.reports import embedder_report_save
@@ -82,7 +82,7 @@ def note_embedder(error: str, at: float, worker: str) -> None:
     embedder_report_save(error=error, at=at, worker=worker)
 
 
-@shared_task(bind=True, name="recall.store_vectors", queue=settings.MEMORY_QUEUE_DB, **RETRY)
+@shared_task(bind=True, name="recall.store_vectors", **RETRY)
 def store_vectors(self, items: list[dict]) -> int:
     try:
         return index.store_vectors(items)
@@ -93,7 +93,7 @@ def store_vectors(self, items: list[dict]) -> int:
         raise self.retry(exc=exc, countdown=_backoff(self.request.retries)) from exc
 
 
-@shared_task(bind=True, name="recall.sync_episodes", queue=settings.MEMORY_QUEUE_DB, **RETRY)
+@shared_task(bind=True, name="recall.sync_episodes", **RETRY)
 def sync_episodes(self, turn_ids: list[int]) -> dict:
     """Index (or remove) the episodes of these turns, vectors included (docs/design.md §10)."""
     try:

@@ -89,12 +89,6 @@ def search(user_id: int, query_vector, limit: int, model: str, t: Tables = FACTS
         return [(row[0], row[1]) for row in cursor.fetchall()]
 
 
-def user_count(user_id: int, t: Tables = FACTS) -> int:
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT count(*) FROM {t.vector} WHERE user_id = %s", [user_id])
-        return cursor.fetchone()[0]
-
-
 def total_rows(t: Tables = FACTS) -> int:
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT count(*) FROM {t.vector}")

@@ -1,4 +1,4 @@
-"""The scripted LLM server (facts.extraction.scripted_llm) with a per-test script, for tests.
+"""The scripted LLM server (bench.scripted_llm) with a per-test script, for tests.
 
 Each test scripts the replies it wants, in order; when the script runs out,
 `responder` (if set) answers, else a 500 says the call was not expected.
@@ -21,7 +21,7 @@ from collections import deque
 
 import pytest
 
-from facts.extraction.scripted_llm import Reply, Responder, ScriptedLLM
+from bench.scripted_llm import Reply, Responder, ScriptedLLM
 
 
 class FakeLLM(ScriptedLLM):

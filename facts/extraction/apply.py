@@ -253,7 +253,7 @@ def apply(job: dict, result: dict) -> None:
                 outcome=outcome,
                 **pipeline.timings(job, result, apply_started),
             )
-            pipeline.announce(turn, TurnState.DONE)
+            pipeline.announce_turn_processed(turn, TurnState.DONE)
     except Exception as exc:
         # Nothing of this result was written (one transaction); keep the turn for the next attempt.
         log.exception("Applying the extraction of turn %s failed", turn.pk)
@@ -273,7 +273,7 @@ def _cover_window(turn: Turn, job: dict) -> None:
             outcome={**pipeline.empty_outcome(f"applied with turn {turn.turn_id}")},
         )
         if updated:
-            pipeline.announce(other, TurnState.DONE)
+            pipeline.announce_turn_processed(other, TurnState.DONE)
 
 
 def _advance_cursor(turn: Turn, job: dict) -> None:

@@ -134,7 +134,7 @@ def _finish_skipped(turn: Turn, reason: str, started: float, enqueued_at: float 
         llm_ms=0.0,
         outcome=empty_outcome(reason),
     )
-    announce(turn, TurnState.SKIPPED)
+    announce_turn_processed(turn, TurnState.SKIPPED)
 
 
 def empty_outcome(reason: str = "") -> dict:
@@ -151,7 +151,7 @@ def empty_outcome(reason: str = "") -> dict:
     }
 
 
-def announce(turn: Turn, state: str) -> None:
+def announce_turn_processed(turn: Turn, state: str) -> None:
     """turn_processed after commit (the profile projection counts these)."""
     tenant_id, user_id, pk = turn.tenant_id, turn.user_id, turn.pk
     transaction.on_commit(

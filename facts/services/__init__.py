@@ -16,10 +16,10 @@ writes through this package.
 from __future__ import annotations
 
 from facts.services.actors import SYSTEM, Actor
-from facts.services.lifecycle import fact_expire, fact_forget, fact_supersede, facts_forget_by_key
+from facts.services.lifecycle import fact_expire, fact_forget, fact_supersede, facts_forget, facts_forget_by_key
 from facts.services.normalise import normalise_category, normalise_key, text_hash
 from facts.services.pending import pending_approve, pending_reject, supersede_target
-from facts.services.store import StoreResult, fact_get, fact_store
+from facts.services.store import StoreResult, fact_get, fact_store, facts_store_for_user
 from facts.services.users import ID_MAX, memory_user_get, memory_user_get_or_create, validate_id
 
 __all__ = [
@@ -32,7 +32,9 @@ __all__ = [
     "fact_get",
     "fact_store",
     "fact_supersede",
+    "facts_forget",
     "facts_forget_by_key",
+    "facts_store_for_user",
     "memory_user_get",
     "memory_user_get_or_create",
     "normalise_category",

@@ -48,7 +48,7 @@ def record(fact: Fact, action: str, actor: Actor, *, before=None, after=None, re
     )
 
 
-def announce(user: MemoryUser, fact_ids: list[int]) -> None:
+def announce_facts_changed(user: MemoryUser, fact_ids: list[int]) -> None:
     """Bump the user's facts_version now and send facts_changed once the transaction commits."""
     MemoryUser.objects.filter(pk=user.pk).update(facts_version=F("facts_version") + 1)
     ids = list(dict.fromkeys(fact_ids))

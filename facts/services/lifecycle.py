@@ -12,11 +12,12 @@ from facts.guard import check_fact_text
 from facts.models import Fact, FactHistory, HistoryAction, MemoryUser, Status, Turn
 from facts.services.actors import Actor
 from facts.services.budgets import check_budget, same_meter
-from facts.services.changes import announce, record, snapshot, withdraw_episodes
+from facts.services.changes import announce_facts_changed, record, snapshot, withdraw_episodes
 from facts.services.normalise import normalise_category, normalise_key, text_hash
 from facts.services.store import FactDraft, insert_fact, retire_superseded
 from facts.signals import facts_forgetting
-from memory_service.errors import Conflict
+from memory_service.db.scrub import scrub_after_commit
+from memory_service.errors import Conflict, Rejected
 
 
 @transaction.atomic
@@ -55,7 +56,7 @@ def fact_supersede(
     new = insert_fact(old.user, draft, actor, now=now, chain_id=old.chain_id)
     retire_superseded(old, new, actor, now, reason=reason)
     tag_fact(new, entities if entities is not None else [t.entity.display_name for t in old.entity_tags.all()])
-    announce(old.user, [old.pk, new.pk])
+    announce_facts_changed(old.user, [old.pk, new.pk])
     return new
 
 
@@ -75,7 +76,7 @@ def fact_expire(*, fact: Fact, actor: Actor, valid_to: datetime | None = None, r
         edge.valid_to = fact.valid_to
         edge.save(update_fields=["valid_to"])
     record(fact, HistoryAction.EXPIRE, actor, before=before, after=snapshot(fact), reason=reason)
-    announce(fact.user, [fact.pk])
+    announce_facts_changed(fact.user, [fact.pk])
     return fact
 
 
@@ -93,26 +94,43 @@ def _forget(fact: Fact, actor: Actor, reason: str) -> None:
         # (recall/index.py); re-indexed, they keep only their own excerpt.
         siblings = Fact.objects.live().filter(source_turn_id=fact.source_turn_id).exclude(pk=fact.pk)
         if sibling_ids := list(siblings.values_list("pk", flat=True)):
-            announce(fact.user, sibling_ids)
+            announce_facts_changed(fact.user, sibling_ids)
     record(fact, HistoryAction.DELETE, actor, before=snapshot(fact, with_text=False), reason=reason)
     fact.delete()
 
 
 @transaction.atomic
 def fact_forget(*, fact: Fact, actor: Actor) -> None:
-    user, pk = fact.user, fact.pk
-    _forget(fact, actor, "forgotten on request")
-    announce(user, [pk])
+    """Forget one fact: every door (REST, MCP, mem0, dashboard) calls this or `facts_forget`."""
+    facts_forget(facts=[fact], actor=actor, reason="forgotten on request")
+
+
+@transaction.atomic
+def facts_forget(*, facts: list[Fact], actor: Actor, reason: str) -> int:
+    """Forget these facts (the only hard delete, docs/design.md §3): their rows, their index
+    entries after commit, their words in history and stored profiles; then the WAL is
+    checkpointed so the words leave the database files."""
+    forgotten: list[int] = []
+    for fact in facts:
+        # Reload: forgetting an earlier one may have nulled this one's links (replaces, superseded_by).
+        fresh = Fact.objects.select_related("user").filter(pk=fact.pk).first()
+        if fresh is None:
+            continue
+        # Django sets pk to None on delete: keep it for the index sync.
+        forgotten.append(fresh.pk)
+        _forget(fresh, actor, reason)
+    if forgotten:
+        announce_facts_changed(facts[0].user, forgotten)
+    scrub_after_commit()
+    return len(forgotten)
 
 
 @transaction.atomic
 def facts_forget_by_key(*, user: MemoryUser, key: str, actor: Actor) -> int:
     """Forget every fact of the user with this key, live or retired."""
-    facts = list(Fact.objects.filter(user=user, key=normalise_key(key)))
-    for fact in facts:
-        # Reload: forgetting an earlier one may have nulled this one's links (replaces, superseded_by).
-        fact.refresh_from_db()
-        _forget(fact, actor, f"forgotten with key {fact.key!r}")
-    if facts:
-        announce(user, [f.pk for f in facts])
-    return len(facts)
+    normalised = normalise_key(key)
+    if not normalised:
+        # "" is the key of every fact stored without one: never a way to delete them all.
+        raise Rejected("key_required", f"Give the key of the facts to forget; {key!r} is not a key.")
+    facts = list(Fact.objects.filter(user=user, key=normalised).order_by("pk"))
+    return facts_forget(facts=facts, actor=actor, reason=f"forgotten with key {normalised!r}")

@@ -10,7 +10,7 @@ from facts.guard import check_fact_text
 from facts.models import Edge, Fact, HistoryAction, Status
 from facts.services.actors import Actor
 from facts.services.budgets import check_budget, same_meter
-from facts.services.changes import announce, record, snapshot
+from facts.services.changes import announce_facts_changed, record, snapshot
 from facts.services.normalise import text_hash
 from facts.services.store import retire_superseded
 from memory_service.errors import Conflict
@@ -61,7 +61,7 @@ def pending_approve(*, fact: Fact, actor: Actor, text: str | None = None) -> Fac
         retire_superseded(target, fact, actor, now, reason="confirmed by staff")
         touched.append(target.pk)
     record(fact, HistoryAction.CONFIRM, actor, before=before, after=snapshot(fact), reason="approved")
-    announce(fact.user, touched)
+    announce_facts_changed(fact.user, touched)
     return fact
 
 
@@ -73,5 +73,5 @@ def pending_reject(*, fact: Fact, actor: Actor, reason: str = "rejected") -> Fac
     fact.valid_to = now
     fact.save(update_fields=["valid_to"])
     record(fact, HistoryAction.REJECT, actor, before=before, after=snapshot(fact), reason=reason)
-    announce(fact.user, [fact.pk])
+    announce_facts_changed(fact.user, [fact.pk])
     return fact

@@ -15,8 +15,9 @@ from facts.guard import check_fact_text
 from facts.models import ActorKind, AppliedChange, Fact, HistoryAction, MemoryUser, Status, Tenant, Turn
 from facts.services.actors import Actor
 from facts.services.budgets import check_budget, same_meter
-from facts.services.changes import announce, record, snapshot
+from facts.services.changes import announce_facts_changed, record, snapshot
 from facts.services.normalise import normalise_category, normalise_key, text_hash
+from facts.services.users import memory_user_get_or_create
 from memory_service.errors import NotFound
 
 
@@ -53,6 +54,17 @@ def fact_get(*, tenant: Tenant, fact_id) -> Fact:
     if fact is None:
         raise NotFound("Fact not found.")
     return fact
+
+
+@transaction.atomic
+def facts_store_for_user(
+    *, tenant: Tenant, user_id: str, actor: Actor, facts: list[dict[str, Any]]
+) -> list[StoreResult]:
+    """Store facts (each the keyword arguments of `fact_store`) for the tenant's user, creating
+    the user if new: one transaction, so a fact refused by the write path leaves no new user
+    and none of the others behind. The doors that store directly (REST, MCP, mem0) call this."""
+    user = memory_user_get_or_create(tenant=tenant, user_id=user_id)
+    return [fact_store(user=user, actor=actor, **fields) for fields in facts]
 
 
 @transaction.atomic
@@ -114,7 +126,7 @@ def fact_store(
     if idempotency_key:
         AppliedChange.objects.create(user=user, idempotency_key=idempotency_key, fact_uuid=result.fact.uuid)
     if result.touched:
-        announce(user, result.touched)
+        announce_facts_changed(user, result.touched)
     return result
 
 

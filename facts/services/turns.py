@@ -45,7 +45,7 @@ def _send(turn_pk: int) -> None:
     # (the client's retry would get 200 and nothing would queue it). It stays
     # queued and turns_sweep sends it again.
     try:
-        extract_turn.apply_async((turn_pk, time.time()), queue=settings.MEMORY_QUEUE_DB)
+        extract_turn.apply_async((turn_pk, time.time()))
     except Exception:
         log.exception("Could not queue the extraction of turn %s; the periodic sweep queues it again", turn_pk)
 
@@ -142,50 +142,44 @@ def turn_retry(*, turn: Turn) -> Turn:
     return turn
 
 
-def retry_turns(*, stuck_before: datetime | None = None, tenant=None) -> int:
-    """Queue every failed turn again, and turns stuck queued/extracting since before `stuck_before`."""
-    failed = Turn.objects.filter(state=TurnState.FAILED)
-    if tenant is not None:
-        failed = failed.filter(tenant=tenant)
-    count = 0
-    for turn in failed.order_by("pk"):
-        try:
-            turn_retry(turn=turn)
-            count += 1
-        except Conflict:
-            pass
-    if stuck_before is not None:
-        stuck = Turn.objects.filter(state__in=[TurnState.QUEUED, TurnState.EXTRACTING], created_at__lt=stuck_before)
-        if tenant is not None:
-            stuck = stuck.filter(tenant=tenant)
-        for turn in stuck.order_by("pk"):
-            with transaction.atomic():
-                Turn.objects.filter(pk=turn.pk, state=turn.state).update(state=TurnState.QUEUED)
-                enqueue(turn)
-            count += 1
-    return count
+def turns_requeue(
+    *, stuck_for: timedelta | None, tenant=None, attempts_cap: int | None = None, now: datetime | None = None
+) -> int:
+    """Queue again what nobody will: failed turns, and (with `stuck_for`) turns queued or
+    extracting for that long since their last start (or their creation), which is longer
+    than a whole extraction chain may take.
 
-
-def turns_sweep(*, now: datetime | None = None) -> int:
-    """Queue again what nobody will: failed turns, and turns queued or extracting for too long.
-
-    Run periodically (facts.tasks.sweep_turns). Only turns claimed fewer than
-    MEMORY_TURN_MAX_ATTEMPTS times are touched, so a turn that always fails
-    stops after a bounded number of tries and waits for `retry_turns`. A turn
-    counts as stuck MEMORY_TURN_STUCK_SECONDS after its last start (or its
-    creation): longer than a whole extraction chain may take.
+    The one rule behind the periodic sweep and `manage.py retry_turns`. With
+    `attempts_cap`, only turns claimed fewer times are touched, so a turn that always
+    fails stops after a bounded number of tries and waits for an operator.
     """
     now = now or timezone.now()
-    cutoff = now - timedelta(seconds=settings.MEMORY_TURN_STUCK_SECONDS)
-    waiting = Q(state=TurnState.FAILED) | (
-        Q(state__in=[TurnState.QUEUED, TurnState.EXTRACTING])
-        & (Q(started_at__lt=cutoff) | Q(started_at__isnull=True, created_at__lt=cutoff))
-    )
+    waiting = Q(state=TurnState.FAILED)
+    if stuck_for is not None:
+        cutoff = now - stuck_for
+        waiting |= Q(state__in=[TurnState.QUEUED, TurnState.EXTRACTING]) & (
+            Q(started_at__lt=cutoff) | Q(started_at__isnull=True, created_at__lt=cutoff)
+        )
+    turns = Turn.objects.filter(waiting)
+    if tenant is not None:
+        turns = turns.filter(tenant=tenant)
+    if attempts_cap is not None:
+        turns = turns.filter(attempts__lt=attempts_cap)
     count = 0
-    for turn in Turn.objects.filter(waiting, attempts__lt=settings.MEMORY_TURN_MAX_ATTEMPTS).order_by("pk"):
+    for turn in turns.order_by("pk"):
         with transaction.atomic():
             # Compare-and-set; started_at restarts the stuck clock so the next sweep waits for this send.
             if Turn.objects.filter(pk=turn.pk, state=turn.state).update(state=TurnState.QUEUED, started_at=now):
                 enqueue(turn)
                 count += 1
     return count
+
+
+def turns_sweep(*, now: datetime | None = None) -> int:
+    """The periodic sweep (facts.tasks.sweep_turns): `turns_requeue` with the settings' stuck
+    time (MEMORY_TURN_STUCK_SECONDS) and attempts cap (MEMORY_TURN_MAX_ATTEMPTS)."""
+    return turns_requeue(
+        stuck_for=timedelta(seconds=settings.MEMORY_TURN_STUCK_SECONDS),
+        attempts_cap=settings.MEMORY_TURN_MAX_ATTEMPTS,
+        now=now,
+    )

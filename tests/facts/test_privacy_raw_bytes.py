@@ -89,7 +89,7 @@ def test_a_forgotten_fact_leaves_no_byte_of_its_text_in_the_files_profiles_inclu
     before = _database_bytes()
     assert _where(before, secret.encode()), "the marker was not written before the forget"
 
-    privacy.fact_forget(fact=fact, actor=services.Actor("api_key", "test:key"))
+    services.fact_forget(fact=fact, actor=services.Actor("api_key", "test:key"))
 
     after = _database_bytes()
     leaks = {needle.decode(): _where(after, needle) for needle in _needles({"f": secret})["f"] if _where(after, needle)}

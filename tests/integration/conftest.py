@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from facts.extraction.scripted_llm import rules_responder
+from bench.scripted_llm import rules_responder
 from tests.fake_llm import FakeLLM
 from tests.integration.stack import ROOT, Http, Proc, clean_env, manage, start_redis, start_web, start_worker
 

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from facts.extraction.scripted_llm import rules_responder
+from bench.scripted_llm import rules_responder
 from tests.integration.conftest import VISIBILITY_TIMEOUT
 from tests.integration.stack import wait_for
 

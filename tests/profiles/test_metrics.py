@@ -8,7 +8,8 @@ from django.utils import timezone
 
 from facts import services
 from facts.models import TurnState
-from profiles.metrics import percentile, tenant_metrics
+from memory_service.stats import percentile
+from profiles.metrics import tenant_metrics
 from tests.base import ApiClient, issue_key
 from tests.profiles.helpers import finished_turn, user_of
 

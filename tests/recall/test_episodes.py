@@ -66,7 +66,7 @@ def test_another_users_identical_turn_never_appears(api, bob_api, post_turn):
     body = recall(api, "dog Biscuit", sources=["episodes"], k=10)
     mine = Turn.objects.get(tenant__name="alice", user__external_id="u1", turn_id="t1")
     assert episode_texts(body) == [DOG]
-    assert fts.user_doc_count(mine.user_id, EPISODES) == 1
+    assert fts.count_user(mine.user_id, EPISODES) == 1
 
 
 def test_a_skipped_turn_is_no_episode(api, post_turn):

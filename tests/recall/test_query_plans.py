@@ -14,7 +14,7 @@ import re
 import pytest
 from django.db import connection
 
-from recall import bench
+from bench import recall_store
 from recall.query import namespace
 from recall.services import recall
 
@@ -26,7 +26,7 @@ _QUOTED = re.compile(r'"([^"]*)"')
 @pytest.fixture
 def store(model):
     """Three users of 10 facts and 40 episodes each (bench_recall's builder), the first with real vectors."""
-    builder = bench.Builder(10, 1, episodes_per_user=40)
+    builder = recall_store.Builder(10, 1, episodes_per_user=40)
     builder.grow(150)
     return builder.store
 

@@ -148,7 +148,7 @@ def test_erasing_a_user_removes_their_index_rows_only(memory):
     replies = dict(user_erasing.send(sender=None, user=user))
     counts = next(v for k, v in replies.items() if k.__module__ == "recall.receivers")
     assert counts == {"fts_rows": 2, "vectors": 2, "episode_rows": 0, "episode_vectors": 0}
-    assert fts.user_doc_count(user.pk) == 0 and vec.user_count(user.pk) == 0
+    assert fts.count_user(user.pk) == 0 and vec.count_user(user.pk) == 0
     assert [fid for fid, _ in fts.search(other.pk, ["hikes"], 5)] == [kept.pk]
 
 

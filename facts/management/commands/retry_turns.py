@@ -5,17 +5,17 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.core.management.base import BaseCommand, CommandError
-from django.utils import timezone
 
 from facts.management.tenants import tenant_from_arg
-from facts.services.turns import retry_turns
+from facts.services.turns import turns_requeue
 
 
 class Command(BaseCommand):
     help = (
         "Queue every failed turn for extraction again; their messages were kept because the session cursor did "
         "not move. With --stuck-minutes N, also re-queue turns still queued or extracting after N minutes "
-        "(e.g. lost with an embedded-broker worker). Applying is idempotent, so a re-queued turn never doubles."
+        "since their last start (e.g. lost with an embedded-broker worker). Applying is idempotent, so a "
+        "re-queued turn never doubles."
     )
 
     def add_arguments(self, parser):
@@ -26,6 +26,7 @@ class Command(BaseCommand):
         scope = tenant_from_arg(tenant) if tenant else None
         if stuck_minutes is not None and stuck_minutes < 1:
             raise CommandError("--stuck-minutes must be at least 1.")
-        before = timezone.now() - timedelta(minutes=stuck_minutes) if stuck_minutes else None
-        count = retry_turns(stuck_before=before, tenant=scope)
+        # The sweep's rule without its attempts cap: an operator asks for these turns explicitly.
+        stuck_for = timedelta(minutes=stuck_minutes) if stuck_minutes else None
+        count = turns_requeue(stuck_for=stuck_for, tenant=scope)
         self.stdout.write(f"queued={count}")

@@ -134,3 +134,24 @@ def test_the_retry_turns_command_requeues_failed_and_stuck_turns(turns, fake_llm
     assert out.getvalue().strip() == "queued=2"
     assert turns.get("t1")["status"] == "done" and turns.get("t9")["status"] == "done"
     assert stuck.pk and Fact.objects.live().count() == 2
+
+
+def test_retry_turns_counts_a_stuck_turn_from_its_last_start_as_the_sweep_does(alice):
+    from datetime import timedelta
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    from facts.services import memory_user_get_or_create
+
+    user = memory_user_get_or_create(tenant=alice.tenant, user_id="u1")
+    long_ago, just_now = timezone.now() - timedelta(hours=2), timezone.now() - timedelta(minutes=1)
+    common = {"tenant": alice.tenant, "user": user, "session_id": "s1", "user_input": "I live in Oslo."}
+    # Created two hours ago but claimed again a minute ago: a worker is on it, not stuck.
+    Turn.objects.create(turn_id="busy", state="extracting", created_at=long_ago, started_at=just_now, **common)
+    Turn.objects.create(turn_id="lost", state="extracting", created_at=long_ago, started_at=long_ago, **common)
+    out = StringIO()
+    call_command("retry_turns", "--stuck-minutes", "30", stdout=out)
+    assert out.getvalue().strip() == "queued=1"
+    assert Turn.objects.get(turn_id="busy").state == "extracting"

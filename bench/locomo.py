@@ -1,0 +1,384 @@
+"""LoCoMo-format retrieval evaluation (docs/api.md `eval_recall`).
+
+Each conversation becomes one memory user of a throwaway tenant. Corpus
+`observations`: every session_N_observation item is a fact whose provenance is
+its evidence dia_ids and whose source excerpt is the text of those turns (what
+an extractor keeps as the fact's source). Corpus `turns`: every turn is a fact
+"Speaker: text" (plus the image caption). The dialogue is also stored as Turn
+rows and each fact names its source turn, as extraction does, so the index
+adds the exchange around it (the message answered, the reply). QA items of
+categories 1-4 are the queries. Corpus `both`: the observations as facts and
+every turn as an episode of the same user (docs/design.md §10), recalled with
+sources facts and episodes; an episode covers its own dialogue id.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+from django.db import transaction
+
+from facts.models import Fact, MemoryUser, Tenant, Turn, TurnState
+from facts.services import text_hash
+from memory_service.stats import rounded
+from recall import episode_index, index
+from recall.embeddings import query_cache
+from recall.services import recall
+
+CORPORA = ("observations", "turns", "both")
+_DIA = re.compile(r"D:?(\d+)\s*:\s*(\d+)")
+_SESSION = re.compile(r"^session_(\d+)$")
+
+
+def normalise_evidence(values) -> set[str]:
+    """'D8:6; D9:17' -> {'D8:6', 'D9:17'}; 'D:11:26' -> {'D11:26'}."""
+    if isinstance(values, str):
+        values = [values]
+    found: set[str] = set()
+    for value in values or []:
+        for a, b in _DIA.findall(str(value)):
+            found.add(f"D{int(a)}:{int(b)}")
+    return found
+
+
+def load_conversations(path: Path) -> list[tuple[str, dict]]:
+    files = sorted(path.glob("*.json")) if path.is_dir() else [path]
+    if not files:
+        raise FileNotFoundError(f"No LoCoMo JSON files in {path}.")
+    conversations = []
+    for file in files:
+        data = json.loads(file.read_text())
+        for i, conv in enumerate(data if isinstance(data, list) else [data]):
+            conv = conv.get("conversation", conv) | {"qa": conv.get("qa", [])}
+            conversations.append((f"{file.stem}" + (f"-{i}" if isinstance(data, list) else ""), conv))
+    return conversations
+
+
+def _session_time(conv: dict, n: int) -> datetime:
+    raw = str(conv.get(f"session_{n}_date_time", "")).strip()
+    for fmt in ("%I:%M %p on %d %B, %Y", "%I:%M %p on %d %b, %Y"):
+        try:
+            return datetime.strptime(raw, fmt).replace(tzinfo=UTC)
+        except ValueError:
+            continue
+    return datetime(2023, 1, 1, tzinfo=UTC) + timedelta(days=n)
+
+
+def _sessions(conv: dict) -> list[int]:
+    return sorted(int(m.group(1)) for key in conv if (m := _SESSION.match(key)) and isinstance(conv[key], list))
+
+
+def _turn_text(turn: dict) -> str:
+    text = f"{turn.get('speaker', '')}: {turn.get('text', '')}".strip()
+    if turn.get("blip_caption"):
+        text += f" [shares a photo: {turn['blip_caption']}]"
+    return text
+
+
+@dataclass
+class Item:
+    text: str
+    context: str  # the fact's source excerpt
+    when: datetime
+    dia_ids: set[str]
+    turn: str = ""  # dia_id of the turn it was stated in (its source turn)
+
+
+@dataclass
+class TurnSpec:
+    """One dialogue turn as the service stores a turn: from its speaker's side, the other
+    speaker's next message is the reply, so each speaker's turns form one session."""
+
+    session_id: str
+    dia_id: str
+    user_input: str
+    reply: str
+    when: datetime
+
+
+def conversation_turns(conv: dict) -> list[TurnSpec]:
+    specs, seen = [], set()
+    for n in _sessions(conv):
+        when = _session_time(conv, n)
+        session = conv[f"session_{n}"]
+        texts = [_turn_text(turn) for turn in session]
+        for j, turn in enumerate(session):
+            dia = next(iter(normalise_evidence(turn.get("dia_id", ""))), "")
+            if not dia or dia in seen:
+                continue  # a turn without a usable id cannot be evidence
+            seen.add(dia)
+            reply = texts[j + 1] if j + 1 < len(texts) else ""
+            speaker = turn.get("speaker", "")
+            specs.append(TurnSpec(f"session-{n}-{speaker}", dia, texts[j], reply, when + timedelta(seconds=j)))
+    return specs
+
+
+def corpus_items(conv: dict, corpus: str, *, with_context: bool = True) -> list[Item]:
+    """The facts of a corpus. With context, each names its source turn (the service indexes the
+    exchange around it) and observations keep the text of their evidence turns as source excerpt."""
+    turns = {spec.dia_id: spec for spec in conversation_turns(conv)}
+    items: list[Item] = []
+    if corpus == "turns":
+        for spec in turns.values():
+            items.append(Item(spec.user_input, "", spec.when, {spec.dia_id}, spec.dia_id if with_context else ""))
+        return items
+    # Observations may exist for sessions whose turns were left out of the file.
+    orphans = sorted(
+        int(key.split("_")[1])
+        for key in conv
+        if key.endswith("_observation") and f"session_{key.split('_')[1]}" not in conv
+    )
+    for n in _sessions(conv) + orphans:
+        when = _session_time(conv, n)
+        observed = conv.get(f"session_{n}_observation") or {}
+        j = 0
+        for _speaker, entries in observed.items():
+            for entry in entries:
+                text, evidence = (
+                    (entry[0], entry[1] if len(entry) > 1 else []) if isinstance(entry, list) else (str(entry), [])
+                )
+                dias = normalise_evidence(evidence)
+                cited = [d for d in sorted(dias, key=_dia_order) if d in turns]
+                context = " ".join(turns[d].user_input for d in cited) if with_context else ""
+                source = cited[0] if cited and with_context else ""
+                items.append(Item(str(text), context, when + timedelta(seconds=j), dias, source))
+                j += 1
+    return items
+
+
+def _dia_order(dia: str) -> tuple[int, int]:
+    session, _, turn = dia[1:].partition(":")
+    return int(session), int(turn)
+
+
+def questions(conv: dict) -> list[tuple[str, set[str]]]:
+    out = []
+    for qa in conv.get("qa", []):
+        if qa.get("category") in (1, 2, 3, 4):
+            evidence = normalise_evidence(qa.get("evidence"))
+            if evidence and qa.get("question"):
+                out.append((str(qa["question"]), evidence))
+    return out
+
+
+_SESSION_KEY = re.compile(r"^session_(\d+)(_date_time|_observation|_summary)?$")
+
+
+def first_sessions(conv: dict, n: int) -> dict:
+    """The conversation as it stood after its first n sessions: later sessions dropped, and
+    only the questions whose evidence all lies in the kept ones (a user with few facts)."""
+    kept = {}
+    for key, value in conv.items():
+        match = _SESSION_KEY.match(key)
+        if match is None or int(match.group(1)) <= n:
+            kept[key] = value
+    kept["qa"] = [
+        qa
+        for qa in conv.get("qa", [])
+        if (evidence := normalise_evidence(qa.get("evidence")))
+        and all(int(d[1:].partition(":")[0]) <= n for d in evidence)
+    ]
+    return kept
+
+
+class CachingEmbedder:
+    """Wraps the configured embedder with a text -> vector memo (ablation variants re-index
+    the same texts; `--embedding-cache` keeps it between runs)."""
+
+    def __init__(self, inner, cache: dict[str, np.ndarray] | None = None) -> None:
+        self.inner = inner
+        self.model_name = inner.model_name
+        self.cache = cache if cache is not None else {}
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        missing = [t for t in dict.fromkeys(texts) if t not in self.cache]
+        if missing:
+            self.cache.update(zip(missing, self.inner.embed(missing), strict=True))
+        return np.stack([self.cache[t] for t in texts]) if texts else self.inner.embed([])
+
+
+@dataclass
+class Loaded:
+    tenant: Tenant
+    users: list[tuple[MemoryUser, dict[int, set[str]], list[tuple[str, set[str]]]]] = field(default_factory=list)
+    episodes: dict[int, set[str]] = field(default_factory=dict)  # Turn pk -> its dialogue id (corpus both)
+
+
+def load(
+    conversations, corpus: str, *, with_context: bool = True, progress: Callable | None = None, embedder=None
+) -> Loaded:
+    tenant = Tenant.objects.create(name=f"eval-{corpus}-{uuid.uuid4().hex[:8]}")
+    loaded = Loaded(tenant)
+    for name, conv in conversations:
+        items = corpus_items(conv, "observations" if corpus == "both" else corpus, with_context=with_context)
+        with transaction.atomic():
+            user = MemoryUser.objects.create(tenant=tenant, external_id=f"locomo-{name}")
+            turn_rows = Turn.objects.bulk_create(
+                [
+                    Turn(
+                        tenant=tenant,
+                        user=user,
+                        session_id=spec.session_id,
+                        turn_id=spec.dia_id,
+                        user_input=spec.user_input,
+                        assistant_response=spec.reply,
+                        occurred_at=spec.when,
+                        created_at=spec.when,
+                        state=TurnState.DONE,
+                    )
+                    for spec in conversation_turns(conv)
+                ]
+                if with_context or corpus == "both"
+                else [],
+                batch_size=500,
+            )
+            by_dia = {t.turn_id: t for t in turn_rows}
+            facts = Fact.objects.bulk_create(
+                [
+                    Fact(
+                        tenant=tenant,
+                        user=user,
+                        text=item.text[:2000],
+                        text_hash=text_hash(item.text),
+                        source_excerpt=item.context[:1000],
+                        source_turn=by_dia.get(item.turn),
+                        valid_from=item.when,
+                        created_at=item.when,
+                        updated_at=item.when,
+                        last_mentioned_at=item.when,
+                        value_json={"dia_ids": sorted(item.dia_ids)},
+                    )
+                    for item in items
+                ],
+                batch_size=500,
+            )
+        provenance = {f.pk: item.dia_ids for f, item in zip(facts, items, strict=True)}
+        ids = list(provenance)
+        for start in range(0, len(ids), 256):
+            with transaction.atomic():
+                index.index_now(ids[start : start + 256], embedder)
+            if progress:
+                progress(len(ids[start : start + 256]))
+        if corpus == "both":
+            _index_episodes(loaded, turn_rows, embedder)
+        loaded.users.append((user, provenance, questions(conv)))
+    return loaded
+
+
+def _index_episodes(loaded: Loaded, turns: list[Turn], embedder) -> None:
+    """Every turn as an episode, as the service indexes a turn processed `done`."""
+    for start in range(0, len(turns), 256):
+        with transaction.atomic():
+            episode_index.sync_episodes([t.pk for t in turns[start : start + 256]], embedder)
+    loaded.episodes.update({t.pk: {t.turn_id} for t in turns})
+
+
+def unload(loaded: Loaded) -> None:
+    with transaction.atomic():
+        for user, _, _ in loaded.users:
+            index.erase_user(user.pk)
+            episode_index.erase_user(user.pk)
+        loaded.tenant.delete()
+
+
+def covered_by(hit, provenance: dict[int, set[str]], episodes: dict[int, set[str]]) -> set[str]:
+    """The dialogue ids one recalled item covers: its own, and those of the items folded into it."""
+    own = provenance.get(hit.fact.pk, set()) if hit.kind == "fact" else episodes.get(hit.turn.pk, set())
+    for inner in hit.folded:
+        own = own | covered_by(inner, provenance, episodes)
+    return own
+
+
+def evaluate(
+    loaded: Loaded,
+    modes: list[str],
+    ks: list[int],
+    progress: Callable | None = None,
+    time_embedding: bool = True,
+    sources: tuple[str, ...] = ("facts",),
+) -> dict:
+    results: dict[str, dict] = {}
+    depth = max(ks + [10])
+    for mode in modes:
+        recall_at = {k: [] for k in ks}
+        hit10, latencies = [], []
+        for user, provenance, qas in loaded.users:
+            for question, evidence in qas:
+                if time_embedding:
+                    query_cache.clear()  # latency includes the query embedding
+                started = time.perf_counter()
+                # "recency": the most recent facts whatever the question (recall of an empty query),
+                # the baseline a recency-led strategy for users with few facts would have to beat.
+                result = (
+                    recall(user=user, query="", k=depth, log=False, sources=sources)
+                    if mode == "recency"
+                    else recall(user=user, query=question, k=depth, mode=mode, log=False, sources=sources)
+                )
+                latencies.append((time.perf_counter() - started) * 1000)
+                covered_at: list[set[str]] = []
+                covered: set[str] = set()
+                for hit in result.items:
+                    covered |= covered_by(hit, provenance, loaded.episodes)
+                    covered_at.append(set(covered))
+                for k in ks:
+                    got = covered_at[min(k, len(covered_at)) - 1] if covered_at else set()
+                    recall_at[k].append(len(evidence & got) / len(evidence))
+                got10 = covered_at[min(10, len(covered_at)) - 1] if covered_at else set()
+                hit10.append(1.0 if evidence & got10 else 0.0)
+                if progress:
+                    progress(1)
+        row = {f"recall@{k}": round(float(np.mean(v)), 4) if v else 0.0 for k, v in recall_at.items()}
+        row["hit@10"] = round(float(np.mean(hit10)), 4) if hit10 else 0.0
+        row["p50_ms"] = rounded(latencies, 0.50, 2) or 0.0
+        row["p95_ms"] = rounded(latencies, 0.95, 2) or 0.0
+        results[mode] = row
+    return results
+
+
+def question_count(loaded: Loaded) -> int:
+    return sum(len(qas) for _, _, qas in loaded.users)
+
+
+def load_embedding_cache(path: Path | None) -> dict[str, np.ndarray]:
+    if path is None or not path.exists():
+        return {}
+    with np.load(path, allow_pickle=False) as data:
+        return dict(zip(data["texts"].tolist(), data["vectors"], strict=True))
+
+
+def save_embedding_cache(path: Path | None, cache: dict[str, np.ndarray]) -> None:
+    if path is None or not cache:
+        return
+    texts = list(cache)
+    np.savez(path, texts=np.array(texts), vectors=np.stack([cache[t] for t in texts]).astype(np.float32))
+
+
+# The release ablation: each row adds retrieval ideas to the row before; the
+# shipped defaults are the command's main results, printed as the last row.
+_NEW = {"MEMORY_RECALL_FULL_FUSION": False, "MEMORY_RECALL_TIME_WEIGHT": 0.0, "MEMORY_RECALL_EXCHANGE_CHARS": 0}
+_OFF = {**_NEW, "MEMORY_RECALL_EMBED_CONTEXT": False, "MEMORY_RECALL_SCORE_DAMPING": False}
+ABLATION: list[tuple[str, bool, dict]] = [
+    ("naive: text only, all content words, RRF 3/3", False, {**_OFF, "MEMORY_RECALL_UNIVERSAL_SHARE": 2.0}),
+    ("+ drop words in >30% of a user's facts, + source excerpt in BM25", True, _OFF),
+    ("+ source excerpt in the embedded text", True, {**_NEW, "MEMORY_RECALL_SCORE_DAMPING": False}),
+    ("+ score-damped RRF", True, _NEW),
+    ("+ full-information fusion", True, {"MEMORY_RECALL_TIME_WEIGHT": 0.0, "MEMORY_RECALL_EXCHANGE_CHARS": 0}),
+    ("+ time list for dates the query names", True, {"MEMORY_RECALL_EXCHANGE_CHARS": 0}),
+]
+DEFAULT_ROW = "+ the exchange around the source turn indexed (the defaults)"
+
+# Corpus `both`: the same loaded user recalled from each source, and both without the fold.
+SOURCE_ABLATION: list[tuple[str, tuple[str, ...], dict]] = [
+    ("facts only (observations)", ("facts",), {}),
+    ("episodes only (turns)", ("episodes",), {}),
+    ("both, fused by score, no fold", ("facts", "episodes"), {"MEMORY_RECALL_EPISODE_MERGE": False}),
+    ("both, a fact and its source turn folded (the default)", ("facts", "episodes"), {}),
+]

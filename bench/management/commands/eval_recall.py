@@ -1,0 +1,159 @@
+"""manage.py eval_recall: LoCoMo retrieval evaluation and the lexical/vector/hybrid ablation."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+from django.test.utils import override_settings
+from tqdm import tqdm
+
+from bench import locomo
+from bench.options import k_list
+from recall.embeddings import get_embedder
+from recall.models import EvalRun
+from recall.services import MODES
+
+
+def _mode_list(raw: str) -> list[str]:
+    modes = [m.strip() for m in raw.split(",") if m.strip()]
+    if bad := [m for m in modes if m not in (*MODES, "recency")]:
+        raise CommandError(f"Unknown mode(s) {bad}; choose from {', '.join(MODES)} or recency.")
+    return modes
+
+
+def _conversations(path: Path, max_sessions: int | None) -> list[tuple[str, dict]]:
+    try:
+        conversations = locomo.load_conversations(path)
+    except (OSError, ValueError) as exc:
+        raise CommandError(f"Could not read {path}: {exc}") from exc
+    if max_sessions is None:
+        return conversations
+    if max_sessions < 1:
+        raise CommandError("--max-sessions needs a positive number of sessions.")
+    return [(name, locomo.first_sessions(conv, max_sessions)) for name, conv in conversations]
+
+
+class Command(BaseCommand):
+    help = (
+        "Load LoCoMo-format conversations into a throwaway tenant (one memory user each), run every "
+        "category 1-4 question through recall in each mode, and print recall@k / hit@10 with deltas "
+        "against lexical. The tenant is deleted afterwards."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--data", required=True, help="a LoCoMo JSON file or a folder of them")
+        parser.add_argument("--corpus", choices=locomo.CORPORA, default="observations")
+        parser.add_argument(
+            "--modes", default="lexical,vector,hybrid", help="recall modes, and `recency` (newest facts first)"
+        )
+        parser.add_argument("--k", default="5,10,20")
+        parser.add_argument("--json", dest="json_out", help="write the results as JSON here")
+        parser.add_argument(
+            "--no-context",
+            action="store_true",
+            help="index facts without their context (source excerpt, the exchange around the source turn)",
+        )
+        parser.add_argument(
+            "--ablation",
+            action="store_true",
+            help="also run the release ablation (one retrieval idea added per row) and print its table",
+        )
+        parser.add_argument("--embedding-cache", help="an .npz file memoising corpus embeddings between runs")
+        parser.add_argument(
+            "--max-sessions",
+            type=int,
+            help="keep only each conversation's first N sessions and the questions about them (users with few facts)",
+        )
+
+    def handle(
+        self, *args, data, corpus, modes, k, json_out, no_context, ablation, embedding_cache, max_sessions, **options
+    ):
+        path = Path(data)
+        if not path.exists():
+            raise CommandError(f"{path} does not exist; pass a LoCoMo JSON file or folder with --data.")
+        mode_list = _mode_list(modes)
+        ks = k_list(k)
+        conversations = _conversations(path, max_sessions)
+
+        cache_path = Path(embedding_cache) if embedding_cache else None
+        embedder = locomo.CachingEmbedder(get_embedder(), locomo.load_embedding_cache(cache_path))
+        total_items = sum(len(locomo.corpus_items(c, corpus)) for _, c in conversations)
+
+        sources = ("facts", "episodes") if corpus == "both" else ("facts",)
+
+        def run(with_context: bool, overrides: dict, time_embedding: bool, label: str):
+            # The overrides cover indexing too: some change what text is embedded.
+            with override_settings(**overrides):
+                with tqdm(total=total_items, desc=f"indexing {label}", unit="fact", file=self.stderr) as bar:
+                    loaded = locomo.load(
+                        conversations, corpus, with_context=with_context, progress=bar.update, embedder=embedder
+                    )
+                try:
+                    n = locomo.question_count(loaded)
+                    with tqdm(total=n * len(mode_list), desc=f"recall {label}", unit="q", file=self.stderr) as bar:
+                        main = locomo.evaluate(
+                            loaded, mode_list, ks, progress=bar.update, time_embedding=time_embedding, sources=sources
+                        )
+                    if corpus == "both" and not overrides:
+                        self.source_rows = self._source_ablation(loaded, mode_list, ks)
+                    return n, main
+                finally:
+                    locomo.unload(loaded)
+
+        # Query logging would keep every statement of thousands of recalls in memory.
+        with override_settings(DEBUG=False):
+            n_questions, results = run(not no_context, {}, True, corpus)
+            rows = []
+            if ablation and corpus != "both":
+                for name, with_context, overrides in locomo.ABLATION:
+                    _, variant = run(with_context, overrides, False, name.split(":")[0][:24])
+                    rows.append({"variant": name, **{m: variant[m]["recall@10"] for m in mode_list}})
+                rows.append({"variant": locomo.DEFAULT_ROW, **{m: results[m]["recall@10"] for m in mode_list}})
+        locomo.save_embedding_cache(cache_path, embedder.cache)
+
+        payload = {"corpus": corpus, "questions": n_questions, "results": results}
+        rows = rows or getattr(self, "source_rows", [])
+        if rows:
+            payload["ablation"] = rows
+        EvalRun.objects.create(corpus=corpus, questions=n_questions, results=results)
+        self.stdout.write(self._table(payload, ks))
+        if rows:
+            self.stdout.write(self._ablation_table(rows, mode_list))
+        if json_out:
+            Path(json_out).write_text(json.dumps(payload, indent=2))
+            self.stdout.write(f"wrote {json_out}")
+
+    @staticmethod
+    def _source_ablation(loaded, mode_list: list[str], ks: list[int]) -> list[dict]:
+        """Corpus both: recall@10 of the loaded users from each source (no re-indexing)."""
+        rows = []
+        for name, sources, overrides in locomo.SOURCE_ABLATION:
+            with override_settings(**overrides):
+                variant = locomo.evaluate(loaded, mode_list, ks, time_embedding=False, sources=sources)
+            rows.append({"variant": name, **{m: variant[m]["recall@10"] for m in mode_list}})
+        return rows
+
+    @staticmethod
+    def _ablation_table(rows: list[dict], modes: list[str]) -> str:
+        lines = ["ablation (recall@10)", "| variant | " + " | ".join(modes) + " |", "|---" * (len(modes) + 1) + "|"]
+        for row in rows:
+            lines.append(f"| {row['variant']} | " + " | ".join(f"{row[m]:.3f}" for m in modes) + " |")
+        return "\n".join(lines)
+
+    @staticmethod
+    def _table(payload: dict, ks: list[int]) -> str:
+        results = payload["results"]
+        cols = [f"recall@{k}" for k in ks] + ["hit@10", "p50_ms", "p95_ms"]
+        base = results.get("lexical")
+        lines = [
+            f"corpus={payload['corpus']} questions={payload['questions']}",
+            f"{'mode':<8} " + " ".join(f"{c:>10}" for c in cols) + "   delta recall@10 vs lexical",
+        ]
+        for mode, row in results.items():
+            delta = ""
+            if base and mode != "lexical" and "recall@10" in row:
+                delta = f"{row['recall@10'] - base['recall@10']:+.4f}"
+            lines.append(f"{mode:<8} " + " ".join(f"{row.get(c, 0):>10.4f}" for c in cols) + f"   {delta}")
+        return "\n".join(lines)
