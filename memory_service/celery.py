@@ -89,3 +89,29 @@ def _warm_model_after_fork(**kwargs) -> None:
 
         get_embedder().warm_after_fork()
         logger.info("Pool process %d: embedding model warm", os.getpid())
+
+
+# A worker killed with SIGKILL (the OOM killer, a test) must not leave its children running:
+# its embedded beat process (`-B`, as `make run` starts it) stayed alive, still sending the
+# periodic tasks, and one such process was found 12 minutes after the test suite had ended.
+# Each child (pool process or embedded beat) watches its parent and exits once it is gone;
+# os._exit, because a forked child that ran the model can hang in its exit handlers.
+ORPHAN_CHECK_SECONDS = 1.0
+
+
+def _exit_when_orphaned(parent: int) -> None:
+    import time
+
+    while os.getppid() == parent:
+        time.sleep(ORPHAN_CHECK_SECONDS)
+    logger.warning("Process %d: its worker %d is gone; exiting.", os.getpid(), parent)
+    os._exit(1)
+
+
+@signals.worker_process_init.connect(dispatch_uid="memory_service.pool_exits_with_the_worker")
+@signals.beat_embedded_init.connect(dispatch_uid="memory_service.beat_exits_with_the_worker")
+def _watch_the_worker(**kwargs) -> None:
+    import threading
+
+    watcher = threading.Thread(target=_exit_when_orphaned, args=(os.getppid(),), daemon=True, name="orphan-watch")
+    watcher.start()

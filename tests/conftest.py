@@ -16,6 +16,22 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 import pytest  # noqa: E402
 
 from tests.base import ApiClient, make_tenant  # noqa: E402
+from tests.strays import SUITE_MARK, stop_all, stray_processes  # noqa: E402
+
+# Every process a test starts inherits this mark (tests/strays.py); at the end of the
+# session none that carries it may still run.
+os.environ[SUITE_MARK] = str(os.getpid())
+
+
+def pytest_sessionfinish(session, exitstatus):
+    strays = stray_processes(os.environ[SUITE_MARK], grace_seconds=10)
+    if strays:
+        stop_all(strays)
+        listing = "\n".join(f"  {pid}: {command}" for pid, command in strays.items())
+        session.config.get_terminal_writer().line(
+            f"Processes started by tests were still running:\n{listing}", red=True
+        )
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 @pytest.fixture(autouse=True, scope="session")

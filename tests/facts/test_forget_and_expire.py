@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+import pytest
+
 from facts import services
-from facts.models import Fact, FactHistory, Status
+from facts.models import DeletionReceipt, Fact, FactHistory, Status
 
 
 def test_forgetting_a_fact_deletes_it_and_keeps_an_audit_without_its_text(api):
@@ -29,6 +31,31 @@ def test_delete_by_key_without_a_key_is_422(api):
     api.post("/users/u1/facts", {"text": "User likes opera."})
     assert api.delete("/users/u1/facts").status_code == 422
     assert Fact.objects.count() == 1
+
+
+@pytest.mark.parametrize("key", ["", "!!!", "  ", "___"])
+def test_delete_by_a_key_that_normalises_to_nothing_is_422_and_forgets_nothing(api, key):
+    # Facts stored without a key have the key "": an empty key must never select them all.
+    api.post("/users/u1/facts", {"text": "User likes opera."})
+    api.post("/users/u1/facts", {"text": "User plays chess."})
+    api.post("/users/u1/facts", {"text": "User lives in Rome.", "key": "home_city"})
+    r = api.delete("/users/u1/facts", key=key)
+    assert r.status_code == 422 and r.json()["rule"] == "key_required"
+    assert Fact.objects.count() == 3 and not DeletionReceipt.objects.exists()
+
+
+def test_delete_by_key_takes_the_words_out_of_the_recall_index(api, django_capture_on_commit_callbacks):
+    from recall import fts, vec
+
+    with django_capture_on_commit_callbacks(execute=True):
+        api.post("/users/u1/facts", {"text": "User hides a zqvault key.", "key": "vault"})
+        api.post("/users/u1/facts", {"text": "User likes opera."})
+    user_pk = Fact.objects.first().user_id
+    assert (fts.count_user(user_pk), vec.count_user(user_pk)) == (2, 2)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert api.delete("/users/u1/facts", key="vault").json() == {"deleted": 1}
+    # Django sets a deleted row's pk to None: the index sync must have been given the ids first.
+    assert (fts.count_user(user_pk), vec.count_user(user_pk)) == (1, 1)
 
 
 def test_expire_sets_valid_to_without_a_replacement(api):

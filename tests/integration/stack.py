@@ -99,6 +99,8 @@ class Proc:
         self.popen.wait(timeout=10)
 
     def stop(self) -> None:
+        """Stop the process and everything left in its process group: a worker killed by a
+        test (SIGKILL) may have left pool processes behind, which must not outlive the test."""
         if self.popen.poll() is None:
             try:
                 os.killpg(self.popen.pid, signal.SIGTERM)
@@ -107,6 +109,8 @@ class Proc:
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(self.popen.pid, signal.SIGKILL)
                 self.popen.wait(timeout=10)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.popen.pid, signal.SIGKILL)
         self._log.close()
 
     def log(self) -> str:
