@@ -152,11 +152,11 @@ def _keep_receipt(*, tenant_id, external_id: str, scope: str, counts: dict, acto
 
 def user_erase(*, user: MemoryUser, actor: Actor) -> DeletionReceipt:
     """Erase everything held about `user` and keep a receipt without personal data."""
-    tenant_id, external_id = user.tenant_id, user.external_id
+    tenant_id, external_id, user_pk = user.tenant_id, user.external_id, user.pk
     with transaction.atomic():
-        counts = _delete_everything(MemoryUser.objects.select_for_update().get(pk=user.pk))
+        counts = _delete_everything(MemoryUser.objects.select_for_update().get(pk=user_pk))
         receipt = _keep_receipt(tenant_id=tenant_id, external_id=external_id, scope="user", counts=counts, actor=actor)
-    scrub_after_commit()
+    scrub_after_commit(erased_user=user_pk)
     return receipt
 
 

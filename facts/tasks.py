@@ -21,6 +21,7 @@ from django.conf import settings
 
 from facts.extraction.apply import apply
 from facts.extraction.pipeline import prepare
+from memory_service.celery import about_users
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +32,7 @@ def extract_turn(turn_pk: int, enqueued_at: float | None = None) -> None:
     if job is None:
         return
     job["timing"]["llm_sent_at"] = time.time()
-    call_extractor.apply_async((job,))
+    call_extractor.apply_async((job,), **about_users(job["user_pk"]))
 
 
 # Time limits above the worst case of one call with its retries and re-ask (settings).
@@ -64,7 +65,7 @@ def call_extractor(job: dict) -> None:
         result = {"error": f"extractor crashed: {type(exc).__name__}: {exc}", "extractor": "", "llm_ms": 0.0}
     now = time.time()
     result["timing"] = {"llm_started": started, "llm_task_ms": round((now - started) * 1000, 3), "apply_sent_at": now}
-    apply_extraction.apply_async((job, result))
+    apply_extraction.apply_async((job, result), **about_users(job["user_pk"]))
 
 
 @shared_task(name="facts.apply_extraction", acks_late=True)

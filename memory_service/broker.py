@@ -39,9 +39,11 @@ from time import monotonic, sleep
 
 from kombu.transport import sqlalchemy as kombu_sqla
 from kombu.utils import cached_property
-from sqlalchemy import bindparam, create_engine, delete, event, func, make_url, or_, select, table, update
+from sqlalchemy import bindparam, column, create_engine, delete, event, func, make_url, or_, select, table, update
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import OperationalError
+
+from memory_service.private_files import is_file_database, private_database
 
 DEFAULT_VISIBILITY_TIMEOUT = 900.0
 DEFAULT_BUSY_TIMEOUT = 30.0
@@ -61,6 +63,9 @@ def sqlite_dbapi():
 
 def make_engine(url: str, busy_timeout: float = DEFAULT_BUSY_TIMEOUT):
     """An engine on the broker file: WAL, a busy timeout, pooled connections kept open."""
+    # Created 0600 before SQLite opens it: its messages carry users' words.
+    if is_file_database(make_url(url).database or ""):
+        private_database(Path(make_url(url).database))
     engine = create_engine(
         url,
         module=sqlite_dbapi(),
@@ -78,6 +83,9 @@ def make_engine(url: str, busy_timeout: float = DEFAULT_BUSY_TIMEOUT):
         cursor.execute("PRAGMA journal_mode = WAL")
         # In WAL mode NORMAL loses nothing when a process is killed, only on power loss.
         cursor.execute("PRAGMA synchronous = NORMAL")
+        # Messages carry users' words (turn and fact text): an acknowledged, dropped or
+        # purged message must leave no byte in the file (docs/design.md §8).
+        cursor.execute("PRAGMA secure_delete = ON")
         cursor.close()
 
     return engine
@@ -278,6 +286,42 @@ def file_state(url: str) -> str:
     if not folder.is_dir():
         return f"error: broker folder {folder} missing"
     return "ok" if shutil.disk_usage(folder).free > 0 else "error: broker disk full"
+
+
+def drop_user_messages(url: str, user_pk: int) -> int:
+    """Delete every message, queued or held by a worker, tagged with this user
+    (memory_service.celery.about_users), then checkpoint the WAL so the deleted bytes
+    (zeroed by secure_delete) leave the broker's files. Returns how many were dropped.
+
+    A worker holding one of them finds it gone when it acknowledges (nothing happens);
+    the task itself finds the user erased."""
+    messages = table("kombu_message", column("id"), column("payload"))
+    engine = _engine_for(url, DEFAULT_BUSY_TIMEOUT)
+    with engine.begin() as conn:
+        doomed = [
+            row_id
+            for row_id, payload in conn.execute(select(messages.c.id, messages.c.payload))
+            if user_pk in _users_of(payload)
+        ]
+        for row_id in doomed:
+            conn.execute(delete(messages).where(messages.c.id == row_id))
+    checkpoint(url)
+    return len(doomed)
+
+
+def _users_of(payload: str) -> list[int]:
+    from memory_service.celery import USERS_HEADER
+
+    try:
+        return list(json.loads(payload).get("headers", {}).get(USERS_HEADER) or [])
+    except (ValueError, AttributeError):
+        return []
+
+
+def checkpoint(url: str) -> None:
+    """Copy the broker's WAL into its file and truncate it (after a delete of personal data)."""
+    with _engine_for(url, DEFAULT_BUSY_TIMEOUT).connect() as conn:
+        conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
 def message_count(url: str) -> int:

@@ -14,6 +14,16 @@ app = Celery("memory_service")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
+# A message that carries a user's words (turn text, fact text) names the user in this
+# header, so that erasing the user can drop what is still queued for them
+# (memory_service/broker.py `drop_user_messages`, docs/design.md §8).
+USERS_HEADER = "memory_users"
+
+
+def about_users(*user_pks: int) -> dict:
+    """apply_async options that tag a message with the users whose words it carries."""
+    return {"headers": {USERS_HEADER: sorted({int(pk) for pk in user_pks})}}
+
 
 # SQLite connections must never cross a fork: a child that uses or closes its
 # parent's connection can corrupt the database file (its locks belong to the

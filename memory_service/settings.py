@@ -15,9 +15,12 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Exchange, Queue
 
+from memory_service.private_files import private_file_mode, private_folder, private_text
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("MEMORY_VAR_DIR", BASE_DIR / "var"))
-VAR_DIR.mkdir(parents=True, exist_ok=True)
+# Databases, broker, secret key: readable by this user only (memory_service/private_files.py).
+private_folder(VAR_DIR)
 
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
@@ -41,8 +44,8 @@ def _secret_key() -> str:
         raise ImproperlyConfigured("MEMORY_ENV=production needs SECRET_KEY (see docs/deployment.md).")
     path = VAR_DIR / "secret_key"
     if not path.exists():
-        path.write_text(secrets.token_urlsafe(50))
-        path.chmod(0o600)
+        private_text(path, secrets.token_urlsafe(50))
+    private_file_mode(path)
     return path.read_text().strip()
 
 

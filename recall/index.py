@@ -132,12 +132,16 @@ class SyncResult:
 
 
 def sync_lexical(fact_ids: list[int]) -> SyncResult:
-    """Bring FTS rows of these facts in line with Fact; report which need a new vector."""
+    """Bring FTS rows of these facts in line with Fact; report which need a new vector.
+
+    The facts are read inside the write transaction (BEGIN IMMEDIATE holds SQLite's write
+    lock from the start): a forget cannot commit between the read and the write and have
+    its words written back."""
     fact_ids = sorted({int(i) for i in fact_ids})
-    docs = _live_documents(fact_ids)
-    gone = [fid for fid in fact_ids if fid not in docs]
     model = get_embedder().model_name
     with transaction.atomic():
+        docs = _live_documents(fact_ids)
+        gone = [fid for fid in fact_ids if fid not in docs]
         removed = fts.delete(gone)
         vec.delete(gone)
         current = fts.indexed_hashes(docs)
@@ -173,18 +177,19 @@ def compute_vectors(items: list[dict], embedder=None) -> list[dict]:
 
 
 def store_vectors(items: list[dict]) -> int:
-    """Write computed vectors for facts still live with the same indexed text."""
+    """Write computed vectors for facts still live with the same indexed text, checked
+    inside the write transaction (see sync_lexical)."""
     if not items:
         return 0
-    docs = _live_documents([item["fact_id"] for item in items])
-    rows, by_model = [], {}
-    for item in items:
-        doc = docs.get(item["fact_id"])
-        if doc is None or doc.digest != item["digest"]:
-            continue  # changed or retired since the vector was computed; a newer sync covers it
-        rows.append((doc.fact_id, doc.user_id, item["model"], doc.digest, decode_vector(item["vector"]).tobytes()))
-        by_model.setdefault(item["model"], []).append(doc.fact_id)
     with transaction.atomic():
+        docs = _live_documents([item["fact_id"] for item in items])
+        rows, by_model = [], {}
+        for item in items:
+            doc = docs.get(item["fact_id"])
+            if doc is None or doc.digest != item["digest"]:
+                continue  # changed or retired since the vector was computed; a newer sync covers it
+            rows.append((doc.fact_id, doc.user_id, item["model"], doc.digest, decode_vector(item["vector"]).tobytes()))
+            by_model.setdefault(item["model"], []).append(doc.fact_id)
         vec.upsert(rows)
         for model, ids in by_model.items():
             # Index metadata, not a change of the fact: no history, no facts_version bump.

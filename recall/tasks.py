@@ -16,6 +16,7 @@ import time
 from celery import shared_task
 from django.conf import settings
 
+from memory_service.celery import about_users
 from recall import episode_index, index
 from recall.embeddings import EmbedderError
 
@@ -43,7 +44,8 @@ def sync_facts(self, fact_ids: list[int]) -> dict:
     ]
     batch = max(1, settings.MEMORY_EMBED_BATCH_SIZE)
     for start in range(0, len(items), batch):
-        embed_facts.apply_async(args=[items[start : start + batch]])
+        chunk = items[start : start + batch]
+        embed_facts.apply_async(args=[chunk], **about_users(*(item["user_id"] for item in chunk)))
     return {"indexed": result.indexed, "removed": result.removed, "to_embed": len(items)}
 
 
@@ -60,7 +62,7 @@ def embed_facts(self, items: list[dict]) -> int:
             # as unembedded until a retry or `reindex_embeddings`.
             return 0
         raise self.retry(exc=exc, countdown=_backoff(self.request.retries)) from exc
-    store_vectors.apply_async(args=[computed])
+    store_vectors.apply_async(args=[computed], **about_users(*(item["user_id"] for item in computed)))
     _report(error="", worker=self.request.hostname or "")
     return len(computed)
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.db.backends.sqlite3 import base as sqlite_base
+
+from memory_service.private_files import is_file_database, private_database
 
 # Applied to every new connection. WAL lets readers run beside one writer;
 # synchronous=NORMAL is durable across application crashes in WAL mode;
@@ -19,6 +23,8 @@ CONNECTION_PRAGMAS = (
 
 class DatabaseWrapper(sqlite_base.DatabaseWrapper):
     def get_new_connection(self, conn_params):
+        if is_file_database(str(conn_params.get("database", ""))):
+            private_database(Path(conn_params["database"]))
         conn = super().get_new_connection(conn_params)
         load_sqlite_vec(conn)
         busy_ms = int(float(conn_params.get("timeout", 30)) * 1000)

@@ -1,15 +1,17 @@
-"""After an erasure commits: make the database files hold no trace of what was deleted.
+"""After an erasure commits: make the database and broker files hold no trace of what was deleted.
 
-secure_delete=ON (memory_service/db/base.py) zeroes the freed pages of the main
-file, but a WAL file keeps the pages written before the delete until it is
-checkpointed. Every forget and erase, through every door, calls
-`scrub_after_commit` (docs/design.md §3, §8).
+secure_delete=ON (memory_service/db/base.py, and the embedded broker's connections)
+zeroes the freed pages of the main file, but a WAL file keeps the pages written
+before the delete until it is checkpointed. Every forget and erase, through every
+door, calls `scrub_after_commit` (docs/design.md §3, §8); an erase also drops the
+messages still queued for the user from the embedded broker.
 """
 
 from __future__ import annotations
 
 import logging
 
+from django.conf import settings
 from django.db import OperationalError, connection, transaction
 
 logger = logging.getLogger(__name__)
@@ -36,6 +38,25 @@ def wal_checkpoint() -> tuple[int, int, int] | None:
     return tuple(row) if row else None
 
 
-def scrub_after_commit() -> None:
-    """Checkpoint the WAL once the current transaction commits (at once outside one)."""
-    transaction.on_commit(wal_checkpoint)
+def scrub_after_commit(*, erased_user: int | None = None) -> None:
+    """Once the current transaction commits (at once outside one): checkpoint the WAL and,
+    with the embedded broker, drop the erased user's queued messages and checkpoint its WAL."""
+    transaction.on_commit(lambda: _scrub(erased_user))
+
+
+def _scrub(erased_user: int | None) -> None:
+    wal_checkpoint()
+    url = settings.CELERY_BROKER_URL
+    if not url.startswith("sqlite:"):
+        # Redis keeps messages in memory until a worker takes them (docs/design.md §8).
+        return
+    from memory_service import broker
+
+    try:
+        if erased_user is not None:
+            broker.drop_user_messages(url, erased_user)
+        else:
+            broker.checkpoint(url)
+    except Exception:
+        # The erase or forget has committed; the broker's copy goes at its next checkpoint.
+        logger.exception("Could not scrub the embedded broker after an erasure; it completes later.")

@@ -3,6 +3,7 @@ real SQLite files, real threads and a real process killed while it holds a messa
 
 from __future__ import annotations
 
+import base64
 import os
 import signal
 import subprocess
@@ -17,6 +18,8 @@ from kombu.transport import sqlalchemy as kombu_sqla
 from sqlalchemy import func, select, text
 
 from memory_service import broker as embedded
+from memory_service.celery import USERS_HEADER
+from tests.db_files import file_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSPORT = "memory_service.broker:Transport"
@@ -200,3 +203,41 @@ def test_a_consumer_whose_prefetch_is_taken_looks_again_soon_and_an_empty_queue_
             with pytest.raises(TimeoutError):  # the queue is empty
                 conn.drain_events(timeout=0.3)
             assert sleeps and max(sleeps) == pytest.approx(0.05)
+
+
+def _needles(marker: str) -> list[bytes]:
+    """The marker as plain text and as it reads inside kombu's base64 message bodies, at each
+    of the three alignments (the first and last groups of four hold other bytes)."""
+    raw = marker.encode()
+    return [raw] + [base64.b64encode(b"=" * k + raw)[4:-4] for k in range(3)]
+
+
+def _in_files(path: Path, marker: str) -> list[str]:
+    files = {suffix or "db": file_bytes(Path(f"{path}{suffix}")) for suffix in ("", "-wal", "-shm")}
+    return sorted({name for name, data in files.items() for needle in _needles(marker) if needle in data})
+
+
+def test_acknowledged_and_dropped_messages_leave_no_byte_in_the_broker_files(path):
+    """secure_delete zeroes what an ack deletes; an erase drops the erased user's messages,
+    queued or held by a worker, and checkpoints the WAL (docs/design.md §8)."""
+    marks = {name: f"zq{name}{os.urandom(6).hex()}7" for name in ("acked", "queued", "held", "bystander")}
+    url = f"sqlite:///{path}"
+    with connect(path) as conn:
+        target = Queue("llm", Exchange("llm"), routing_key="llm")
+        with conn.Producer() as producer:
+            for name, user in (("acked", 5), ("held", 5), ("queued", 5), ("bystander", 6)):
+                body = {"text": f"User said {marks[name]} in a turn."}
+                headers = {USERS_HEADER: [user]}
+                producer.publish(body, routing_key="llm", declare=[target], serializer="json", headers=headers)
+        take(conn, "llm").ack()
+        held = take(conn, "llm")
+        assert held.payload["text"].endswith(f"{marks['held']} in a turn.")
+        assert _in_files(path, marks["queued"]), "the markers are not in the files: the scan would prove nothing"
+
+        assert embedded.drop_user_messages(url, 5) == 2
+        held.ack()  # the worker finishes: its message is already gone, nothing breaks
+
+    for name in ("acked", "queued", "held"):
+        assert _in_files(path, marks[name]) == [], f"the {name} message's words are still in the broker's files"
+    assert _in_files(path, marks["bystander"]), "another user's queued message was dropped too"
+    assert rows_in(path) == 1

@@ -1,0 +1,59 @@
+"""The service's folder and database files hold personal data: only the service's own
+user may read them (0700 for the folder, 0600 for the files), whatever the umask.
+
+SQLite creates a database's `-wal` and `-shm` files with the mode of the database file
+itself, so a database file created 0600 keeps its companions private too. A file that
+already exists is never opened here, only chmod'ed: opening and closing a database file
+in a process that has SQLite connections to it would drop their POSIX locks
+(docs/testing.md, "Reading the database files").
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+FOLDER_MODE = 0o700
+FILE_MODE = 0o600
+COMPANIONS = ("", "-wal", "-shm", "-journal")
+
+
+def private_folder(path: Path) -> None:
+    path.mkdir(parents=True, exist_ok=True, mode=FOLDER_MODE)
+    _tighten(path, FOLDER_MODE)
+
+
+def private_database(path: Path) -> None:
+    """Create the database file 0600 if it does not exist yet, and narrow the mode of an
+    existing one and its companions (an install from before this rule)."""
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE))
+    for suffix in COMPANIONS:
+        _tighten(Path(f"{path}{suffix}"), FILE_MODE)
+
+
+def private_text(path: Path, text: str) -> None:
+    """Write a new small file (a generated secret) that is 0600 from its first byte."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+    with os.fdopen(fd, "w") as out:
+        out.write(text)
+
+
+def private_file_mode(path: Path) -> None:
+    """Narrow an existing file to 0600 (never opening it)."""
+    _tighten(path, FILE_MODE)
+
+
+def _tighten(path: Path, mode: int) -> None:
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        return
+    # Only what this user owns; a shared folder an operator chose is theirs to set.
+    if info.st_uid == os.getuid() and info.st_mode & 0o777 & ~mode:
+        path.chmod(mode)
+
+
+def is_file_database(name: str) -> bool:
+    return bool(name) and name != ":memory:" and not name.startswith("file:")

@@ -1,0 +1,64 @@
+"""The data folder and every database file are private to the service's user, whatever the
+umask: var/ 0700; the database, the broker and their -wal/-shm 0600; the secret key 0600;
+an older install's wider modes are narrowed at start (memory_service/private_files.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.integration.stack import ROOT, clean_env
+
+# Writes the database (migrate) and the broker (one message, as a posted turn sends one),
+# then, with both still open (so their -wal and -shm exist), prints every file's mode.
+SCRIPT = """
+import django, json, os, stat
+from pathlib import Path
+django.setup()
+from django.conf import settings
+from django.core.management import call_command
+from django.db import connection
+call_command("migrate", verbosity=0)
+connection.ensure_connection()
+from memory_service.celery import app
+app.send_task("facts.sweep_turns")
+var = Path(settings.VAR_DIR)
+print(json.dumps({p.name: stat.S_IMODE(p.stat().st_mode) for p in [var, *var.iterdir()]}))
+"""
+PRIVATE = ["secret_key", "memory.sqlite3", "memory.sqlite3-wal", "memory.sqlite3-shm"]
+PRIVATE += ["broker.sqlite3", "broker.sqlite3-wal", "broker.sqlite3-shm"]
+
+
+def _modes(var: Path) -> dict[str, str]:
+    env = clean_env(MEMORY_VAR_DIR=str(var), DJANGO_SETTINGS_MODULE="memory_service.settings")
+
+    def loose_umask():
+        os.umask(0o022)
+
+    out = subprocess.run(
+        [sys.executable, "-c", SCRIPT], env=env, cwd=ROOT, check=True, capture_output=True, preexec_fn=loose_umask
+    ).stdout
+    return {name: oct(mode) for name, mode in json.loads(out.splitlines()[-1]).items()}
+
+
+def test_a_new_install_creates_its_folder_0700_and_its_files_0600(tmp_path):
+    modes = _modes(tmp_path / "var")
+    assert modes["var"] == oct(0o700)
+    assert {name: modes.get(name) for name in PRIVATE} == dict.fromkeys(PRIVATE, oct(0o600))
+
+
+def test_an_older_install_with_wide_modes_is_narrowed_at_start(tmp_path):
+    var = tmp_path / "var"
+    _modes(var)
+    var.chmod(0o755)
+    for path in var.iterdir():
+        if path.is_file():
+            path.chmod(0o644)
+    modes = _modes(var)
+    assert modes["var"] == oct(0o700)
+    assert {name: modes.get(name) for name in PRIVATE} == dict.fromkeys(PRIVATE, oct(0o600))
+    assert stat.S_IMODE(var.stat().st_mode) == 0o700
