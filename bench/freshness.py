@@ -26,7 +26,7 @@ from bench.pipeline.replay_llm import ReplayExtractor
 from bench.scripted_llm import Reply, ScriptedLLM
 from memory_service.stats import rounded
 
-PROBE_SECONDS = 0.1
+PROBE_SECONDS = 0.1  # the prober's pace: one recall per 0.1 s at most, whatever is outstanding
 MARKER = "Quick note: my locker code is {code}."
 _MARKER = re.compile(r"Quick note: my locker code is (KX\d{4}QZ)\.")
 
@@ -99,41 +99,61 @@ def extractor_server(extractor: FreshnessExtractor) -> ScriptedLLM:
 
 @dataclass
 class Probes:
-    """One probe thread per marker, each polling recall until its fact is found or time runs out."""
+    """One prober that asks recall for every marker told and not yet found, in turn, at most
+    one request per PROBE_SECONDS in all: a stream of probes must not become the load it
+    measures. With n markers outstanding each is asked about every n x PROBE_SECONDS."""
 
     url: str
     key: str
     timeout: float
     timings: Timings = field(default_factory=Timings)
-    threads: list[threading.Thread] = field(default_factory=list)
+    outstanding: list[Marker] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    done: threading.Event = field(default_factory=threading.Event)
+
+    def __post_init__(self) -> None:
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
 
     def start(self, marker: Marker) -> None:
-        thread = threading.Thread(target=self._probe, args=(marker,), daemon=True)
-        thread.start()
-        self.threads.append(thread)
+        with self.lock:
+            self.outstanding.append(marker)
 
-    def _probe(self, marker: Marker) -> None:
+    def wait_for(self, marker: Marker) -> None:
+        while marker in self.outstanding:
+            time.sleep(PROBE_SECONDS / 2)
+
+    def _run(self) -> None:
         conn = Connection(self.url, self.key)
+        turn = 0
+        while not (self.done.is_set() and not self.outstanding):
+            with self.lock:
+                self.outstanding = [m for m in self.outstanding if time.monotonic() - m.posted_at < self.timeout]
+                marker = self.outstanding[turn % len(self.outstanding)] if self.outstanding else None
+            turn += 1
+            began = time.monotonic()
+            if marker is not None and self._found(conn, marker):
+                marker.found_after = time.monotonic() - marker.posted_at
+                with self.lock:
+                    self.outstanding.remove(marker)
+            time.sleep(max(0.0, PROBE_SECONDS - (time.monotonic() - began)))
+
+    def _found(self, conn: Connection, marker: Marker) -> bool:
         code = code_of(marker.n)
         body = json.dumps({"query": f"what is my locker code {code}", "k": 10}).encode()
-        path = f"/users/{marker.post.user}/recall"
-        while time.monotonic() - marker.posted_at < self.timeout:
-            started = time.perf_counter()
-            try:
-                status, data, _ = conn.send("POST", path, body)
-            except (OSError, HTTPException) as exc:
-                self.timings.record(time.perf_counter() - started, "no answer", str(exc))
-                time.sleep(PROBE_SECONDS)
-                continue
-            self.timings.record(time.perf_counter() - started, str(status))
-            if status == 200 and code.encode() in data:
-                marker.found_after = time.monotonic() - marker.posted_at
-                return
-            time.sleep(PROBE_SECONDS)
+        started = time.perf_counter()
+        try:
+            status, data, _ = conn.send("POST", f"/users/{marker.post.user}/recall", body)
+        except (OSError, HTTPException) as exc:
+            self.timings.record(time.perf_counter() - started, "no answer", str(exc))
+            return False
+        self.timings.record(time.perf_counter() - started, str(status))
+        return status == 200 and code.encode() in data
 
     def join(self) -> None:
-        for thread in self.threads:
-            thread.join()
+        """Wait until every marker is found or timed out."""
+        self.done.set()
+        self.thread.join()
 
 
 def post_stream(
@@ -171,7 +191,7 @@ def post_idle(url: str, key: str, markers: list[Marker], gap: float, probes: Pro
         sent.record(time.perf_counter() - began, str(status), "" if status == 202 else data.decode()[:200])
         marker.posted_at = time.monotonic()
         probes.start(marker)
-        probes.threads[-1].join()
+        probes.wait_for(marker)
         progress(1)
         time.sleep(gap)
     return time.monotonic() - start
