@@ -29,7 +29,7 @@ from django.db import transaction
 from facts.models import Fact, MemoryUser, Tenant, Turn, TurnState
 from facts.services import text_hash
 from memory_service.stats import rounded
-from recall import episode_index, index
+from recall import episode_index, index, indexer
 from recall.embeddings import query_cache
 from recall.services import recall
 
@@ -263,8 +263,7 @@ def load(
         provenance = {f.pk: item.dia_ids for f, item in zip(facts, items, strict=True)}
         ids = list(provenance)
         for start in range(0, len(ids), 256):
-            with transaction.atomic():
-                index.index_now(ids[start : start + 256], embedder)
+            indexer.index_items(ids[start : start + 256], [], vectors="here", embedder=embedder)
             if progress:
                 progress(len(ids[start : start + 256]))
         if corpus == "both":
@@ -276,8 +275,7 @@ def load(
 def _index_episodes(loaded: Loaded, turns: list[Turn], embedder) -> None:
     """Every turn as an episode, as the service indexes a turn processed `done`."""
     for start in range(0, len(turns), 256):
-        with transaction.atomic():
-            episode_index.sync_episodes([t.pk for t in turns[start : start + 256]], embedder)
+        indexer.index_items([], [t.pk for t in turns[start : start + 256]], vectors="here", embedder=embedder)
     loaded.episodes.update({t.pk: {t.turn_id} for t in turns})
 
 

@@ -14,6 +14,26 @@ app = Celery("memory_service")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
+# The queues this process consumes, once it is a worker (set at start, inherited by the pool);
+# None in other processes (the web server, commands). Work a worker can do for its own
+# queues it does in the same task instead of sending a message to itself (facts/tasks.py,
+# recall/indexer.py).
+_consumed: frozenset[str] | None = None
+
+
+def consumes(queue: str) -> bool:
+    """True in eager mode, and in a worker that consumes `queue`."""
+    if app.conf.task_always_eager:
+        return True
+    return _consumed is not None and queue in _consumed
+
+
+@signals.worker_init.connect(dispatch_uid="memory_service.note_consumed_queues")
+def _note_consumed_queues(**kwargs) -> None:
+    global _consumed
+    _consumed = frozenset(app.amqp.queues.consume_from or app.amqp.queues)
+
+
 # A message that carries a user's words (turn text, fact text) names the user in this
 # header, so that erasing the user can drop what is still queued for them
 # (memory_service/broker.py `drop_user_messages`, docs/design.md §8).

@@ -275,6 +275,8 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-turns": {"task": "facts.sweep_turns", "schedule": float(MEMORY_TURN_SWEEP_SECONDS)},
     # Episode retention (off unless MEMORY_EPISODE_RETENTION_DAYS is set), once an hour.
     "expire-episodes": {"task": "facts.expire_episodes", "schedule": 3600.0},
+    # The index's safety net: what a lost message or a crash left in its outbox (recall/indexer.py).
+    "drain-index": {"task": "recall.drain_index", "schedule": float(env.int("MEMORY_INDEX_DRAIN_SECONDS", default=30))},
 }
 
 # --- Memory: embeddings and recall (docs/design.md §5) -------------------------------------
@@ -300,6 +302,8 @@ MEMORY_MODEL_DIR = Path(env.str("MEMORY_MODEL_DIR", default=str(Path(sys.prefix)
 MEMORY_RECALL_DEFAULT_K = env.int("MEMORY_RECALL_DEFAULT_K", default=20)
 MEMORY_EMBEDDING_TIMEOUT_SECONDS = env.float("MEMORY_EMBEDDING_TIMEOUT_SECONDS", default=10.0)
 MEMORY_EMBED_BATCH_SIZE = env.int("MEMORY_EMBED_BATCH_SIZE", default=64)
+# Items of the index outbox written per transaction when a backlog is drained.
+MEMORY_INDEX_BATCH = env.int("MEMORY_INDEX_BATCH", default=256)
 # Recall tuning (the README's Recall section has the ablation behind each default).
 MEMORY_RECALL_FUSION = env.str("MEMORY_RECALL_FUSION", default="rrf")
 if MEMORY_RECALL_FUSION not in {"rrf", "linear"}:

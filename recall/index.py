@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from django.conf import settings
-from django.db import transaction
 from django.db.models import OuterRef, Q, Subquery
 
 from facts.models import Fact, Turn
@@ -119,37 +118,9 @@ def documents(facts: list[Fact]) -> dict[int, Document]:
     }
 
 
-def _live_documents(fact_ids: list[int]) -> dict[int, Document]:
+def live_documents(fact_ids: list[int]) -> dict[int, Document]:
     facts = Fact.objects.live().filter(pk__in=fact_ids).prefetch_related("entity_tags__entity")
     return documents(list(facts))
-
-
-@dataclass
-class SyncResult:
-    indexed: int = 0
-    removed: int = 0
-    to_embed: list[Document] | None = None
-
-
-def sync_lexical(fact_ids: list[int]) -> SyncResult:
-    """Bring FTS rows of these facts in line with Fact; report which need a new vector.
-
-    The facts are read inside the write transaction (BEGIN IMMEDIATE holds SQLite's write
-    lock from the start): a forget cannot commit between the read and the write and have
-    its words written back."""
-    fact_ids = sorted({int(i) for i in fact_ids})
-    model = get_embedder().model_name
-    with transaction.atomic():
-        docs = _live_documents(fact_ids)
-        gone = [fid for fid in fact_ids if fid not in docs]
-        removed = fts.delete(gone)
-        vec.delete(gone)
-        current = fts.indexed_hashes(docs)
-        changed = [d for d in docs.values() if current.get(d.fact_id) != d.digest]
-        fts.upsert((d.fact_id, d.user_id, d.digest, d.body, d.context) for d in changed)
-        have = vec.indexed(docs)
-        to_embed = [d for d in docs.values() if have.get(d.fact_id) != (model, d.digest)]
-    return SyncResult(indexed=len(changed), removed=removed, to_embed=to_embed)
 
 
 def encode_vector(vector: np.ndarray) -> str:
@@ -174,39 +145,6 @@ def compute_vectors(items: list[dict], embedder=None) -> list[dict]:
         for item, row in zip(chunk, matrix, strict=True):
             out.append({**item, "model": embedder.model_name, "vector": encode_vector(row)})
     return out
-
-
-def store_vectors(items: list[dict]) -> int:
-    """Write computed vectors for facts still live with the same indexed text, checked
-    inside the write transaction (see sync_lexical)."""
-    if not items:
-        return 0
-    with transaction.atomic():
-        docs = _live_documents([item["fact_id"] for item in items])
-        rows, by_model = [], {}
-        for item in items:
-            doc = docs.get(item["fact_id"])
-            if doc is None or doc.digest != item["digest"]:
-                continue  # changed or retired since the vector was computed; a newer sync covers it
-            rows.append((doc.fact_id, doc.user_id, item["model"], doc.digest, decode_vector(item["vector"]).tobytes()))
-            by_model.setdefault(item["model"], []).append(doc.fact_id)
-        vec.upsert(rows)
-        for model, ids in by_model.items():
-            # Index metadata, not a change of the fact: no history, no facts_version bump.
-            Fact.objects.filter(pk__in=ids).update(embedding_model=model)
-    return len(rows)
-
-
-def index_now(fact_ids: list[int], embedder=None) -> SyncResult:
-    """Synchronous full sync (commands, evaluation): FTS rows and vectors."""
-    result = sync_lexical(fact_ids)
-    if result.to_embed:
-        items = [
-            {"fact_id": d.fact_id, "user_id": d.user_id, "digest": d.digest, "text": d.embed_text}
-            for d in result.to_embed
-        ]
-        store_vectors(compute_vectors(items, embedder))
-    return result
 
 
 def forget_vectors(fact_ids: list[int]) -> int:

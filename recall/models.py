@@ -53,3 +53,29 @@ class EmbedderReport(models.Model):
     last_error_at = models.FloatField(null=True, blank=True)
     last_ok_at = models.FloatField(null=True, blank=True)
     worker = models.CharField(max_length=200, blank=True, default="")
+
+
+class PendingIndex(models.Model):
+    """The index's outbox: a fact or an episode whose index rows are to be brought in line.
+
+    Written in the transaction of the change (facts.signals.index_dirty), so a change the
+    index has not seen yet is never lost to a crash or a lost message; removed in the
+    transaction that writes the item's rows and vector (recall/indexer.py). `sent_at` is
+    set while the vector is computed on an `embed` worker of another host."""
+
+    class Kind(models.TextChoices):
+        FACT = "fact"
+        EPISODE = "episode"
+
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    item_id = models.BigIntegerField()  # a Fact pk or a Turn pk
+    user_id = models.BigIntegerField()  # the MemoryUser pk, for the erase
+    queued_at = models.DateTimeField(default=timezone.now)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["kind", "item_id"], name="pendingindex_item")]
+        indexes = [
+            models.Index(fields=["queued_at"], name="pendingindex_queued"),
+            models.Index(fields=["user_id"], name="pendingindex_user"),
+        ]

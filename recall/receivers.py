@@ -1,43 +1,49 @@
-"""Signal receivers connecting the write path (facts.signals) to the recall index."""
+"""Signal receivers connecting the write path (facts.signals) to the recall index.
+
+Every receiver here runs inside the transaction of the change: the outbox row of a
+changed fact or episode commits with it (recall/indexer.py), and the rows of forgotten
+facts and withdrawn episodes are gone when it commits (docs/design.md §3, §8).
+"""
 
 from __future__ import annotations
 
 from django.dispatch import receiver
 
-from facts.signals import episodes_changed, facts_changed, turn_processed, user_erasing
-from recall import episode_index, index
+from facts.models import Fact
+from facts.signals import episodes_withdrawn, facts_forgetting, index_dirty, user_erasing
+from recall import episode_index, index, indexer
 
 
-@receiver(facts_changed, dispatch_uid="recall.index_changed_facts")
-def index_changed_facts(sender, tenant_id=None, user_id=None, fact_ids=None, **kwargs) -> None:
-    # Sent after commit; the task reloads the rows, so it sees the committed state.
-    if fact_ids:
-        from recall.tasks import sync_facts
+@receiver(index_dirty, dispatch_uid="recall.mark_for_index")
+def mark_for_index(sender, user_id=None, fact_ids=(), turn_ids=(), **kwargs) -> None:
+    indexer.mark(user_id=user_id, fact_ids=fact_ids, turn_ids=turn_ids)
 
-        sync_facts.apply_async(args=[[int(i) for i in fact_ids]])
+
+@receiver(facts_forgetting, dispatch_uid="recall.drop_forgotten_facts")
+def drop_forgotten_facts(sender, user=None, fact_uuids=(), **kwargs) -> None:
+    """The forgotten facts' rows go now. So do the rows of the other facts stated in the
+    same turns, which were indexed with the whole message (recall/index.py `stated_in`);
+    the write path marks those again (facts/services/lifecycle.py), and after commit they
+    are indexed with their own excerpt only."""
+    forgotten = Fact.objects.filter(user=user, uuid__in=fact_uuids)
+    turns = set(forgotten.exclude(source_turn=None).values_list("source_turn_id", flat=True))
+    ids = list(forgotten.values_list("pk", flat=True))
+    siblings = list(
+        Fact.objects.filter(user=user, source_turn_id__in=turns).exclude(pk__in=ids).values_list("pk", flat=True)
+    )
+    indexer.remove_facts(ids + siblings)
+
+
+@receiver(episodes_withdrawn, dispatch_uid="recall.drop_withdrawn_episodes")
+def drop_withdrawn_episodes(sender, turn_ids=(), **kwargs) -> None:
+    indexer.remove_episodes(list(turn_ids))
 
 
 @receiver(user_erasing, dispatch_uid="recall.erase_user_index")
 def erase_user_index(sender, user=None, count_only: bool = False, **kwargs) -> dict:
     if count_only:
         return {**index.count_user(user.pk), **episode_index.count_user(user.pk)}
-    # Inside the erase transaction: with FTS5 secure-delete and PRAGMA
-    # secure_delete the user's tokens and vectors are overwritten, not just unlinked.
+    # With FTS5 secure-delete and PRAGMA secure_delete the user's tokens and vectors are
+    # overwritten, not just unlinked. The outbox rows go too (ids only, no text).
+    indexer.erase_user(user.pk)
     return {**index.erase_user(user.pk), **episode_index.erase_user(user.pk)}
-
-
-@receiver(turn_processed, dispatch_uid="recall.index_episode")
-def index_episode(sender, turn_id=None, state=None, **kwargs) -> None:
-    # A turn processed `done` becomes an episode; a skipped one never does.
-    if turn_id and state == "done":
-        from recall.tasks import sync_episodes
-
-        sync_episodes.apply_async(args=[[int(turn_id)]])
-
-
-@receiver(episodes_changed, dispatch_uid="recall.sync_changed_episodes")
-def sync_changed_episodes(sender, turn_ids=None, **kwargs) -> None:
-    if turn_ids:
-        from recall.tasks import sync_episodes
-
-        sync_episodes.apply_async(args=[[int(i) for i in turn_ids]])

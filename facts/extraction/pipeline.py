@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from facts.extraction.salience import skip_reason
 from facts.models import Fact, SessionCursor, Turn, TurnState
-from facts.signals import turn_processed
+from facts.signals import index_dirty, turn_processed
 
 log = logging.getLogger(__name__)
 
@@ -152,8 +152,11 @@ def empty_outcome(reason: str = "") -> dict:
 
 
 def announce_turn_processed(turn: Turn, state: str) -> None:
-    """turn_processed after commit (the profile projection counts these)."""
+    """Inside the transaction: a turn done is an episode for the index now; after commit,
+    turn_processed (the profile projection counts these)."""
     tenant_id, user_id, pk = turn.tenant_id, turn.user_id, turn.pk
+    if state == TurnState.DONE:
+        index_dirty.send(sender=Turn, user_id=user_id, fact_ids=[], turn_ids=[pk])
     transaction.on_commit(
         lambda: turn_processed.send(sender=Turn, tenant_id=tenant_id, user_id=user_id, turn_id=pk, state=state)
     )

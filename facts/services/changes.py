@@ -9,7 +9,7 @@ from django.db.models import F
 
 from facts.models import Fact, FactHistory, MemoryUser
 from facts.services.actors import Actor
-from facts.signals import episodes_changed, facts_changed
+from facts.signals import episodes_withdrawn, facts_changed, index_dirty
 
 logger = logging.getLogger(__name__)
 
@@ -49,9 +49,11 @@ def record(fact: Fact, action: str, actor: Actor, *, before=None, after=None, re
 
 
 def announce_facts_changed(user: MemoryUser, fact_ids: list[int]) -> None:
-    """Bump the user's facts_version now and send facts_changed once the transaction commits."""
+    """Bump the user's facts_version and mark the facts for the index now, and send
+    facts_changed once the transaction commits."""
     MemoryUser.objects.filter(pk=user.pk).update(facts_version=F("facts_version") + 1)
     ids = list(dict.fromkeys(fact_ids))
+    index_dirty.send(sender=Fact, user_id=user.pk, fact_ids=ids, turn_ids=[])
 
     def send() -> None:
         # The change is committed: a failing receiver (say, the broker is down)
@@ -67,12 +69,6 @@ def announce_facts_changed(user: MemoryUser, fact_ids: list[int]) -> None:
 
 
 def withdraw_episodes(user_id: int, turn_ids: list[int]) -> None:
-    """Tell the episode index, after commit, that these turns' episodes are gone or withdrawn."""
+    """These turns' episodes are withdrawn or deleted: derived copies go in this transaction."""
     ids = [int(i) for i in dict.fromkeys(turn_ids)]
-
-    def send() -> None:
-        for receiver, result in episodes_changed.send_robust(sender=Fact, user_id=user_id, turn_ids=ids):
-            if isinstance(result, Exception):
-                logger.error("episodes_changed receiver %r failed for %d turns: %s", receiver, len(ids), result)
-
-    transaction.on_commit(send)
+    episodes_withdrawn.send(sender=Fact, user_id=user_id, turn_ids=ids)

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from facts.models import Fact, RetentionRun, Turn, TurnState
 from facts.services.changes import withdraw_episodes
-from facts.signals import facts_changed
+from facts.signals import facts_changed, index_dirty
 
 # Turns still waiting for extraction are left for it, whatever their age.
 _FINISHED = (TurnState.DONE, TurnState.SKIPPED, TurnState.FAILED)
@@ -39,7 +39,8 @@ def episodes_expire(*, days: int | None = None, now=None) -> RetentionRun | None
 
 
 def _announce(rows: list[tuple], facts: list[tuple]) -> None:
-    """After commit: the episode index drops the turns, the fact index drops their exchange."""
+    """In the transaction: the episode index drops the turns and the fact index marks their
+    facts, which lose the turns' exchange; after commit, facts_changed."""
     by_user: dict[int, list[int]] = {}
     for pk, user_id, _ in rows:
         by_user.setdefault(user_id, []).append(pk)
@@ -49,6 +50,8 @@ def _announce(rows: list[tuple], facts: list[tuple]) -> None:
     for pk, user_id in facts:
         fact_ids.setdefault(user_id, []).append(pk)
     tenants = {user_id: tenant_id for _, user_id, tenant_id in rows}
+    for user_id, ids in fact_ids.items():
+        index_dirty.send(sender=Fact, user_id=user_id, fact_ids=ids, turn_ids=[])
 
     def send() -> None:
         for user_id, ids in fact_ids.items():

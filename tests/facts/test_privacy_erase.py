@@ -21,7 +21,7 @@ from facts.models import (
     Turn,
 )
 from facts.signals import user_erasing
-from recall import index
+from recall import indexer
 from tests.facts.dashboard_helpers import apps_has_profiles, memory_user, seed_everything
 
 STAFF = services.Actor("staff", "ines")
@@ -29,7 +29,7 @@ STAFF = services.Actor("staff", "ines")
 
 def _index(user: MemoryUser) -> None:
     # The recall index fills after commit; these tests never commit, so fill its lexical part directly.
-    index.sync_lexical(list(Fact.objects.filter(user=user).values_list("pk", flat=True)))
+    indexer.index_items(list(Fact.objects.filter(user=user).values_list("pk", flat=True)), [])
 
 
 def _rows_of(user_pk: int) -> dict[str, int]:

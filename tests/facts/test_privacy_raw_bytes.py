@@ -13,7 +13,7 @@ from django.db import connection
 
 from facts import privacy, services
 from facts.models import MemoryUser, Turn
-from recall import episode_index
+from recall import indexer
 from tests.db_files import file_bytes
 from tests.facts.dashboard_helpers import seed_everything
 
@@ -44,7 +44,7 @@ def test_it_leaves_no_byte_of_the_erased_users_text_in_the_database_file_or_its_
     bystander_markers = seed_everything(alice.tenant, "bystander")
     victim = MemoryUser.objects.get(tenant=alice.tenant, external_id="victim")
     # Their turns are episodes too (docs/design.md §10): their words sit in the episode index.
-    episode_index.sync_episodes(list(Turn.objects.values_list("pk", flat=True)))
+    indexer.index_items([], list(Turn.objects.values_list("pk", flat=True)))
 
     before = _database_bytes()
     # The scan must be able to see the text, or an empty result would prove nothing.

@@ -1,19 +1,20 @@
-"""A forget that commits while the index sync runs never has its words written back: the
-sync reads the facts inside its write transaction (recall/index.py, recall/episode_index.py).
+"""A forget that commits while the indexer runs never has its words written back: the
+indexer reads the documents again inside its write transaction (recall/indexer.py).
 
-The interleaving is forced: the sync's read is wrapped so that, right after it, another
-thread (its own connection) forgets the fact and is given a second to commit."""
+The interleaving is forced: the indexer's first read is wrapped so that, right after it,
+another thread (its own connection) forgets the fact and is given a second to commit."""
 
 from __future__ import annotations
 
 import threading
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
 from facts import services
 from facts.models import Fact, Turn
-from recall import episode_index, fts, index
+from facts.services.changes import withdraw_episodes
+from recall import fts, index, indexer, vec
 from recall.tables import EPISODES
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -45,17 +46,19 @@ def _forget_right_after(module, reader: str, forget, monkeypatch) -> list[thread
     return started
 
 
-def test_a_fact_forgotten_during_the_lexical_sync_leaves_no_index_row(alice, model, monkeypatch):
+def test_a_fact_forgotten_while_it_is_indexed_leaves_no_index_row(alice, model, monkeypatch):
     user = services.memory_user_get_or_create(tenant=alice.tenant, user_id="u1")
     fact = services.fact_store(user=user, text="User hides the zqracevault key.", actor=services.SYSTEM).fact
     fts.delete([fact.pk])
+    vec.delete([fact.pk])
     started = _forget_right_after(
-        index, "_live_documents", lambda: services.fact_forget(fact=fact, actor=services.SYSTEM), monkeypatch
+        indexer, "_documents", lambda: services.fact_forget(fact=fact, actor=services.SYSTEM), monkeypatch
     )
-    index.sync_lexical([fact.pk])
+    indexer.index_items([fact.pk], [], vectors="here")
     started[0].join(timeout=60)
     assert not Fact.objects.filter(pk=fact.pk).exists()
     assert fts.indexed_hashes([fact.pk]) == {}, "the forgotten fact's words were written back into the index"
+    assert vec.indexed([fact.pk]) == {}, "a vector of the forgotten fact was written back"
 
 
 def test_an_episode_withdrawn_during_its_sync_leaves_no_index_row(alice, model, monkeypatch):
@@ -70,26 +73,26 @@ def test_an_episode_withdrawn_during_its_sync_leaves_no_index_row(alice, model, 
     )
 
     def withdraw():
-        Turn.objects.filter(pk=turn.pk).update(episode_withdrawn=True)
-        episode_index.sync_episodes([turn.pk])
+        with transaction.atomic():
+            Turn.objects.filter(pk=turn.pk).update(episode_withdrawn=True)
+            withdraw_episodes(user.pk, [turn.pk])
 
-    started = _forget_right_after(episode_index, "episode_documents", withdraw, monkeypatch)
-    episode_index.sync_episodes([turn.pk])
+    started = _forget_right_after(indexer, "_documents", withdraw, monkeypatch)
+    indexer.index_items([], [turn.pk], vectors="here")
     started[0].join(timeout=60)
     assert fts.indexed_hashes([turn.pk], EPISODES) == {}, "the withdrawn episode was written back"
 
 
-def test_a_fact_forgotten_while_its_vector_is_stored_leaves_no_vector(alice, model, monkeypatch):
-    from recall import vec
-
+def test_a_fact_forgotten_while_its_vector_from_the_embed_queue_is_stored_leaves_no_vector(alice, model, monkeypatch):
     user = services.memory_user_get_or_create(tenant=alice.tenant, user_id="u1")
     fact = services.fact_store(user=user, text="User hides the zqracevector key.", actor=services.SYSTEM).fact
     doc = index.documents([fact])[fact.pk]
-    computed = index.compute_vectors([{"fact_id": fact.pk, "user_id": user.pk, "digest": doc.digest, "text": "x"}])
+    item = {"kind": "fact", "fact_id": fact.pk, "user_id": user.pk, "digest": doc.digest, "text": "x"}
+    computed = index.compute_vectors([item])
     vec.delete([fact.pk])
     started = _forget_right_after(
-        index, "_live_documents", lambda: services.fact_forget(fact=fact, actor=services.SYSTEM), monkeypatch
+        indexer, "_documents", lambda: services.fact_forget(fact=fact, actor=services.SYSTEM), monkeypatch
     )
-    index.store_vectors(computed)
+    indexer.store_vectors(computed)
     started[0].join(timeout=60)
     assert vec.indexed([fact.pk]) == {}, "a vector of the forgotten fact was stored after the forget"

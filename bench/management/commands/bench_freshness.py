@@ -29,10 +29,10 @@ class Command(BaseCommand):
     help = (
         "Stream LoCoMo turns through the turn API of a throwaway `make run` set-up at --rate turns/s for "
         "--seconds, with a loopback extractor answering each turn with LoCoMo's observations; every "
-        "--marker-every turns a marker turn tells a user a new locker code and one prober asks recall for "
-        "each outstanding marker in turn, 10 recalls/s at most. Reports the time until each told fact is recalled (p50/p95/max), the sustained "
-        "turns/s, the backlog over time and the API's latencies. --rate 0: markers only, one at a time "
-        "(freshness when idle)."
+        "--marker-every turns a marker turn tells a user a new locker code, and one prober asks recall "
+        "for each outstanding marker in turn, 10 recalls/s at most. Reports the time until each told "
+        "fact is recalled (p50/p95/max), the sustained turns/s, the backlog over time and the API's "
+        "latencies. --rate 0: markers only, one at a time (freshness when idle)."
     )
 
     def add_arguments(self, parser):

@@ -7,7 +7,7 @@ from django.db import transaction
 from tqdm import tqdm
 
 from facts.models import Fact, Turn
-from recall import episode_index, fts, index, vec
+from recall import fts, index, indexer, vec
 from recall.tables import EPISODES
 
 
@@ -15,7 +15,7 @@ class Command(BaseCommand):
     help = (
         "Re-write the FTS5 rows of all live facts and remove index rows (FTS and vectors) of facts that "
         "are no longer live; the same for episodes (turns processed done). Vectors are kept when current; "
-        "run reindex_embeddings for those."
+        "run reindex_embeddings for the others."
     )
 
     def add_arguments(self, parser):
@@ -33,7 +33,7 @@ class Command(BaseCommand):
                 chunk = ordered[start : start + batch]
                 with transaction.atomic():
                     fts.delete(chunk)
-                    index.sync_lexical(chunk)
+                    indexer.index_items(chunk, [], vectors="skip")
                 bar.update(len(chunk))
         episodes, gone = self._rebuild_episodes(batch)
         self.stdout.write(
@@ -46,8 +46,9 @@ class Command(BaseCommand):
         stale = sorted({pk for pk in (*fts.all_ids(EPISODES), *vec.all_ids(EPISODES)) if pk not in current})
         ordered = sorted(current)
         for start in range(0, len(stale) + len(ordered), max(1, batch)):
+            chunk = (stale + ordered)[start : start + batch]
             with transaction.atomic():
-                chunk = (stale + ordered)[start : start + batch]
                 fts.delete(chunk, EPISODES)
-                episode_index.sync_episodes(chunk)
+            # Episodes get their vectors here too; the write lock is not held while embedding.
+            indexer.index_items([], chunk, vectors="here")
         return len(ordered), len(stale)

@@ -7,7 +7,7 @@ from tqdm import tqdm
 
 from facts.management.tenants import tenant_from_arg
 from facts.models import Fact, Turn
-from recall import episode_index, index
+from recall import episode_index, index, indexer
 from recall.embeddings import EmbedderError
 
 
@@ -33,13 +33,13 @@ class Command(BaseCommand):
             for start in range(0, len(ids), max(1, batch)):
                 chunk = ids[start : start + batch]
                 try:
-                    # No transaction around the chunk: index_now writes in short transactions of
-                    # its own and embeds between them, so the write lock is never held while the
+                    # No transaction around the chunk: index_items embeds first and then writes in
+                    # a short transaction of its own, so the write lock is never held while the
                     # model runs. A vector dropped by --all and not yet re-embedded is found
                     # again by the next run (it resumes).
                     if all:
                         index.forget_vectors(chunk)
-                    embedded += len(index.index_now(chunk).to_embed or [])
+                    embedded += _embedded(indexer.index_items(chunk, [], vectors="here"))
                 except EmbedderError as exc:
                     raise CommandError(
                         f"The embedder failed after {embedded} facts: {exc}. Fix the provider settings "
@@ -63,9 +63,16 @@ class Command(BaseCommand):
             try:
                 if all:
                     episode_index.forget_vectors(chunk)
-                embedded += episode_index.sync_episodes(chunk)["embedded"]
+                embedded += _embedded(indexer.index_items([], chunk, vectors="here"))
             except EmbedderError as exc:
                 raise CommandError(
                     f"The embedder failed on episodes: {exc}. Run this command again; it resumes."
                 ) from exc
         return turn_ids, embedded
+
+
+def _embedded(batch: indexer.Batch) -> int:
+    """The vectors a batch wrote; a batch whose embedder failed is an error here (it resumes)."""
+    if batch.embed_error:
+        raise EmbedderError(batch.embed_error)
+    return batch.embedded

@@ -1,0 +1,321 @@
+"""Bringing the index in line with what changed: the outbox, and indexing a batch at once
+(docs/design.md §5 "Index sync", docs/recall.md).
+
+A change marks its facts and episodes in the outbox (`PendingIndex`) inside its own
+transaction (`mark`). After commit, the ones this transaction marked are indexed in the same
+process when it computes embeddings here (a Celery worker that consumes the `embed` queue,
+as `make run`'s does, or eager mode), else one `recall.drain_index` message asks a worker
+to. `index_items` indexes a batch in two steps:
+
+1. read the documents and embed those whose vector is missing or stale, outside any write
+   transaction (embedding takes milliseconds per text; the write lock is shared with the API);
+2. one write transaction: read the documents again (a forget committed meanwhile is never
+   written back), write FTS rows and the vectors computed for the same text, delete the rows
+   of items no longer indexable, and clear their outbox rows.
+
+An item whose text changed between the two steps stays in the outbox for the next batch.
+Where embeddings are computed on other hosts (`embed` workers without the database), step 2
+writes the FTS rows and the items' texts go to the `embed` queue; `store_vectors` writes
+the vectors back and clears the outbox (`sent_at` marks them in flight meanwhile).
+`drain` works through the whole outbox, oldest first, a batch per transaction: the
+periodic safety net and what a backlog is drained by.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from facts.models import Fact
+from recall import episode_index, fts, index, vec
+from recall.embeddings import EmbedderError, get_embedder
+from recall.index import Document
+from recall.models import PendingIndex
+from recall.tables import EPISODES, FACTS, Tables
+
+log = logging.getLogger(__name__)
+
+Kind = PendingIndex.Kind
+SENT_STALE = timedelta(minutes=10)  # a batch handed to the embed queue this long ago is sent again
+
+
+@dataclass
+class Batch:
+    """What one `index_items` call did."""
+
+    indexed: int = 0  # FTS rows written
+    embedded: int = 0  # vectors written
+    removed: int = 0  # items no longer indexable, their rows dropped
+    left: int = 0  # items left in the outbox (text changed meanwhile, embedder failed, sent away)
+    embed_error: str = ""  # why vectors were not computed here
+    to_embed: list[dict] = field(default_factory=list)  # for the embed queue, when not embedded here
+
+
+# --- marking, inside the change's transaction -----------------------------------------------
+
+_marked = threading.local()
+
+
+def mark(*, user_id: int, fact_ids=(), turn_ids=()) -> None:
+    """Record these items in the outbox (in the caller's transaction) and index them after commit."""
+    rows = [PendingIndex(kind=Kind.FACT, item_id=int(i), user_id=user_id) for i in fact_ids]
+    rows += [PendingIndex(kind=Kind.EPISODE, item_id=int(i), user_id=user_id) for i in turn_ids]
+    if not rows:
+        return
+    now = timezone.now()
+    for row in rows:
+        row.queued_at = now
+    PendingIndex.objects.bulk_create(
+        rows, update_conflicts=True, unique_fields=["kind", "item_id"], update_fields=["queued_at", "sent_at"]
+    )
+    pending = getattr(_marked, "items", None)
+    if pending is None:
+        pending = _marked.items = {Kind.FACT: set(), Kind.EPISODE: set()}
+    pending[Kind.FACT].update(int(i) for i in fact_ids)
+    pending[Kind.EPISODE].update(int(i) for i in turn_ids)
+    # One callback per mark; the first to run after commit takes everything this thread marked.
+    transaction.on_commit(_after_commit)
+
+
+def _after_commit() -> None:
+    pending = getattr(_marked, "items", None)
+    _marked.items = None
+    if not pending or not (pending[Kind.FACT] or pending[Kind.EPISODE]):
+        return
+    from recall.tasks import request_drain
+
+    if indexes_here():
+        try:
+            index_items(sorted(pending[Kind.FACT]), sorted(pending[Kind.EPISODE]))
+        except Exception:
+            # The change has committed and the outbox holds its items: a drain catches up.
+            log.exception("indexing after commit failed; the outbox keeps the items")
+            request_drain()
+    else:
+        request_drain()
+
+
+def indexes_here() -> bool:
+    """This process computes embeddings itself: eager mode, or a worker on the `embed` queue."""
+    from memory_service.celery import consumes
+
+    return consumes(settings.MEMORY_QUEUE_EMBED)
+
+
+# --- indexing a batch ----------------------------------------------------------------------
+
+
+def _documents(fact_ids: list[int], turn_ids: list[int]) -> dict[str, dict[int, Document]]:
+    return {Kind.FACT: index.live_documents(fact_ids), Kind.EPISODE: episode_index.episode_documents(turn_ids)}
+
+
+_TABLES: dict[str, Tables] = {Kind.FACT: FACTS, Kind.EPISODE: EPISODES}
+
+
+def _needing_vectors(docs: dict[str, dict[int, Document]], model: str) -> list[tuple[str, Document]]:
+    need = []
+    for kind, by_id in docs.items():
+        have = vec.indexed(by_id, _TABLES[kind])
+        need += [(kind, d) for d in by_id.values() if have.get(d.fact_id) != (model, d.digest)]
+    return need
+
+
+def _embed(need: list[tuple[str, Document]], embedder) -> dict[tuple[str, int], tuple[str, bytes]]:
+    """(kind, id) -> (digest, float32 blob) for each document, computed here in batches."""
+    out: dict[tuple[str, int], tuple[str, bytes]] = {}
+    size = max(1, settings.MEMORY_EMBED_BATCH_SIZE)
+    for start in range(0, len(need), size):
+        chunk = need[start : start + size]
+        matrix = embedder.embed([d.embed_text for _, d in chunk])
+        for (kind, doc), row in zip(chunk, matrix, strict=True):
+            out[(kind, doc.fact_id)] = (doc.digest, vec.to_blob(row))
+    return out
+
+
+def index_items(fact_ids, turn_ids, *, vectors: str = "auto", embedder=None) -> Batch:
+    """Index these facts and episodes now (module docstring: read and embed, then one write).
+
+    vectors: "here" computes missing vectors in this process, "queue" sends them to the
+    `embed` queue, "skip" writes FTS rows only (rebuild_recall_index), "auto" picks "here"
+    where this process embeds (indexes_here) and "queue" elsewhere."""
+    fact_ids, turn_ids = sorted({int(i) for i in fact_ids}), sorted({int(i) for i in turn_ids})
+    if vectors == "auto":
+        vectors = "here" if indexes_here() else "queue"
+    embedder = embedder or get_embedder()
+    computed: dict[tuple[str, int], tuple[str, bytes]] = {}
+    error = ""
+    if vectors == "here":
+        need = _needing_vectors(_documents(fact_ids, turn_ids), embedder.model_name)
+        try:
+            computed = _embed(need, embedder) if need else {}
+        except EmbedderError as exc:
+            # The FTS rows are still written: lexical recall finds the items meanwhile.
+            vectors, error = "skip", f"{type(exc).__name__}: {exc}"
+            log.warning("embedding %d items failed: %s", len(need), exc)
+            _report_embedder(error)
+        else:
+            if need:
+                _report_embedder("")
+    with transaction.atomic():
+        batch = _write(_documents(fact_ids, turn_ids), fact_ids, turn_ids, computed, embedder.model_name, vectors)
+    batch.embed_error = error
+    if batch.to_embed:
+        from recall.tasks import send_to_embed
+
+        transaction.on_commit(lambda: send_to_embed(batch.to_embed))
+    return batch
+
+
+def _write(docs, fact_ids, turn_ids, vectors, model, mode: str) -> Batch:
+    """Inside the write transaction: rows in line with `docs`, read in this transaction."""
+    batch = Batch()
+    done: dict[str, list[int]] = {Kind.FACT: [], Kind.EPISODE: []}
+    sent: dict[str, list[int]] = {Kind.FACT: [], Kind.EPISODE: []}
+    asked = {Kind.FACT: fact_ids, Kind.EPISODE: turn_ids}
+    for kind, by_id in docs.items():
+        tables = _TABLES[kind]
+        gone = [i for i in asked[kind] if i not in by_id]
+        batch.removed += fts.delete(gone, tables)
+        vec.delete(gone, tables)
+        done[kind] += gone
+        current = fts.indexed_hashes(by_id, tables)
+        changed = [d for d in by_id.values() if current.get(d.fact_id) != d.digest]
+        fts.upsert(((d.fact_id, d.user_id, d.digest, d.body, d.context) for d in changed), tables)
+        batch.indexed += len(changed)
+        have = vec.indexed(by_id, tables)
+        rows = []
+        for doc in by_id.values():
+            if have.get(doc.fact_id) == (model, doc.digest):
+                done[kind].append(doc.fact_id)
+            elif (computed := vectors.get((kind, doc.fact_id))) and computed[0] == doc.digest:
+                rows.append((doc.fact_id, doc.user_id, model, doc.digest, computed[1]))
+                done[kind].append(doc.fact_id)
+            elif mode == "queue":
+                batch.to_embed.append(_embed_item(kind, doc))
+                sent[kind].append(doc.fact_id)
+        vec.upsert(rows, tables)
+        batch.embedded += len(rows)
+        if kind == Kind.FACT and rows:
+            # Index metadata, not a change of the fact: no history, no facts_version bump.
+            Fact.objects.filter(pk__in=[r[0] for r in rows]).update(embedding_model=model)
+    for kind in done:
+        PendingIndex.objects.filter(kind=kind, item_id__in=done[kind]).delete()
+        PendingIndex.objects.filter(kind=kind, item_id__in=sent[kind]).update(sent_at=timezone.now())
+    batch.left = len(fact_ids) + len(turn_ids) - len(done[Kind.FACT]) - len(done[Kind.EPISODE])
+    return batch
+
+
+def _embed_item(kind: str, doc: Document) -> dict:
+    return {"kind": kind, "fact_id": doc.fact_id, "user_id": doc.user_id, "digest": doc.digest, "text": doc.embed_text}
+
+
+def store_vectors(items: list[dict]) -> int:
+    """The embed queue's vectors: written where the document still has the text they were
+    computed from (checked in the write transaction), and the outbox cleared for them."""
+    if not items:
+        return 0
+    with transaction.atomic():
+        written = 0
+        for kind in (Kind.FACT, Kind.EPISODE):
+            mine = [i for i in items if i.get("kind", Kind.FACT) == kind]
+            if not mine:
+                continue
+            ids = [i["fact_id"] for i in mine]
+            docs = _documents(ids, [])[Kind.FACT] if kind == Kind.FACT else _documents([], ids)[Kind.EPISODE]
+            rows = [
+                (doc.fact_id, doc.user_id, i["model"], doc.digest, index.decode_vector(i["vector"]).tobytes())
+                for i in mine
+                if (doc := docs.get(i["fact_id"])) is not None and doc.digest == i["digest"]
+            ]
+            vec.upsert(rows, _TABLES[kind])
+            if kind == Kind.FACT:
+                for model in {r[2] for r in rows}:
+                    Fact.objects.filter(pk__in=[r[0] for r in rows if r[2] == model]).update(embedding_model=model)
+            PendingIndex.objects.filter(kind=kind, item_id__in=[r[0] for r in rows]).delete()
+            written += len(rows)
+    return written
+
+
+# --- draining the outbox -------------------------------------------------------------------
+
+
+def drain(*, batch_size: int | None = None, budget_seconds: float = 30.0) -> dict:
+    """Index what the outbox holds, oldest first, a batch per write transaction, until it is
+    empty (or holds only items sent to the embed queue) or `budget_seconds` have passed."""
+    size = batch_size or settings.MEMORY_INDEX_BATCH
+    started, totals, batches = time.monotonic(), Batch(), 0
+    stale = timezone.now() - SENT_STALE
+    while time.monotonic() - started < budget_seconds:
+        rows = list(
+            PendingIndex.objects.filter(Q(sent_at__isnull=True) | Q(sent_at__lt=stale))
+            .order_by("queued_at", "pk")
+            .values_list("kind", "item_id")[:size]
+        )
+        if not rows:
+            break
+        batch = index_items([i for k, i in rows if k == Kind.FACT], [i for k, i in rows if k == Kind.EPISODE])
+        batches += 1
+        totals.indexed += batch.indexed
+        totals.embedded += batch.embedded
+        totals.removed += batch.removed
+        if batch.left >= len(rows):
+            break  # nothing moved (the embedder is down): the next drain tries again
+    return {
+        "batches": batches,
+        "indexed": totals.indexed,
+        "embedded": totals.embedded,
+        "removed": totals.removed,
+        "pending": backlog(),
+    }
+
+
+def backlog() -> int:
+    return PendingIndex.objects.count()
+
+
+# --- removing rows now (privacy), inside the caller's transaction ----------------------------
+
+
+def remove_facts(fact_ids: list[int]) -> None:
+    fts.delete(fact_ids, FACTS)
+    vec.delete(fact_ids, FACTS)
+    PendingIndex.objects.filter(kind=Kind.FACT, item_id__in=fact_ids).delete()
+
+
+def remove_episodes(turn_ids: list[int]) -> None:
+    fts.delete(turn_ids, EPISODES)
+    vec.delete(turn_ids, EPISODES)
+    PendingIndex.objects.filter(kind=Kind.EPISODE, item_id__in=turn_ids).delete()
+
+
+def erase_user(user_id: int) -> int:
+    return PendingIndex.objects.filter(user_id=user_id).delete()[0]
+
+
+# --- the embedder's health, reported where every process reads it ---------------------------
+
+_last_report: dict[str, float] = {}
+REPORT_OK_EVERY_SECONDS = 60.0
+
+
+def _report_embedder(error: str) -> None:
+    """A failure is reported at once; a success after a failure, or once a minute, so health
+    knows the embedder works without a message per batch."""
+    now = time.time()
+    recovered = _last_report.get("error", 0) > _last_report.get("ok", 0)
+    if not error and not recovered and now - _last_report.get("ok", 0) < REPORT_OK_EVERY_SECONDS:
+        return
+    _last_report["error" if error else "ok"] = now
+    # The indexer runs where the database is: the report is written directly.
+    from recall.reports import embedder_report_save
+
+    embedder_report_save(error=error, at=now, worker=socket.gethostname())
