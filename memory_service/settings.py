@@ -210,11 +210,11 @@ if CELERY_BROKER_URL.startswith("sqlite:"):
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         # An idle worker reads the file this often; a poll is one indexed read.
         "polling_interval": env.float("MEMORY_BROKER_POLL_SECONDS", default=0.05),
-        # A worker whose prefetch is taken looks again this soon (no database read). Shorter
-        # waits idle the pool less after each task (0.01: the index of 300 facts 2.9x sooner)
-        # but leave the web server less of SQLite's write lock during a burst of posted turns
-        # (docs/measurements.md §11); the default keeps the API's burst rate.
-        "prefetch_wait": env.float("MEMORY_BROKER_PREFETCH_WAIT_SECONDS", default=0.05),
+        # A worker whose prefetch is taken looks again this soon (no database read): after
+        # each task its pool process idles up to this long. With a turn's work in three
+        # write transactions, 5 ms sustains 20 turns/s where 50 ms (kombu's interval) fell
+        # behind at 16 (docs/measurements.md §12).
+        "prefetch_wait": env.float("MEMORY_BROKER_PREFETCH_WAIT_SECONDS", default=0.005),
         "visibility_timeout": _visibility_timeout,
         "busy_timeout": env.float("SQLITE_BUSY_TIMEOUT_SECONDS", default=30),
     }
