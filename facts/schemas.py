@@ -68,24 +68,33 @@ class FactOut(Schema):
     entities: list[str]
     embedding_model: str
 
+    # A fact may carry its links read in bulk (facts.selectors.attach_output_links).
     @staticmethod
     def resolve_user_id(obj) -> str:
         return obj.user.external_id
 
     @staticmethod
     def resolve_source_turn_id(obj) -> str | None:
+        if links := getattr(obj, "output_links", None):
+            return links.source_turn_id
         return obj.source_turn.turn_id if obj.source_turn_id else None
 
     @staticmethod
     def resolve_superseded_by(obj) -> UUID | None:
+        if links := getattr(obj, "output_links", None):
+            return links.superseded_by
         return obj.superseded_by.uuid if obj.superseded_by_id else None
 
     @staticmethod
     def resolve_replaces(obj) -> UUID | None:
+        if links := getattr(obj, "output_links", None):
+            return links.replaces
         return obj.replaces.uuid if obj.replaces_id else None
 
     @staticmethod
     def resolve_entities(obj) -> list[str]:
+        if links := getattr(obj, "output_links", None):
+            return links.entities
         return [tag.entity.name for tag in obj.entity_tags.all()]
 
 

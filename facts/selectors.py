@@ -5,14 +5,43 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+from dataclasses import dataclass
 from datetime import datetime
+from uuid import UUID
 
 from django.db.models import Count, Q, QuerySet
 
-from facts.models import Fact, FactHistory, MemoryUser, Tenant
+from facts.models import Fact, FactEntity, FactHistory, MemoryUser, Tenant
 from memory_service.errors import Rejected
 
 FACT_RELATED = ("user", "source_turn", "superseded_by", "replaces")
+
+
+def attach_output_links(facts: list[Fact]) -> None:
+    """Read, in two queries for all these facts, what FactOut shows besides their own row
+    (the linked facts' and turn's ids, the entity names) and attach it to each fact: the
+    prefetch it replaces took five queries per recall (docs/measurements.md §12)."""
+    ids = [f.pk for f in facts]
+    links = {
+        pk: (superseded_by, replaces, source_turn)
+        for pk, superseded_by, replaces, source_turn in Fact.objects.filter(pk__in=ids).values_list(
+            "pk", "superseded_by__uuid", "replaces__uuid", "source_turn__turn_id"
+        )
+    }
+    names: dict[int, list[str]] = {pk: [] for pk in ids}
+    tags = FactEntity.objects.filter(fact_id__in=ids).order_by("pk")
+    for fact_id, name in tags.values_list("fact_id", "entity__name"):
+        names[fact_id].append(name)
+    for fact in facts:
+        fact.output_links = OutputLinks(*links.get(fact.pk, (None, None, None)), names[fact.pk])
+
+
+@dataclass(frozen=True)
+class OutputLinks:
+    superseded_by: UUID | None
+    replaces: UUID | None
+    source_turn_id: str | None
+    entities: list[str]
 
 
 def _encode_cursor(fact: Fact) -> str:

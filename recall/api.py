@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from django.db.models import prefetch_related_objects
 from django.http import HttpResponse
 from ninja import Router
 
+from facts import selectors as fact_selectors
 from facts import services as fact_services
 from memory_service.auth import require_scope
 from memory_service.schemas import UserId, errors
@@ -47,14 +47,8 @@ def recall(request, user_id: UserId, payload: RecallIn):
         as_of=payload.as_of,
         sources=payload.sources or ("facts",),
     )
-    # FactOut shows entities and linked ids; load them in bulk, not per hit.
-    prefetch_related_objects(
-        [hit.fact for hit in result.items if hit.kind == "fact"],
-        "entity_tags__entity",
-        "superseded_by",
-        "replaces",
-        "source_turn",
-    )
+    # FactOut shows entities and linked ids; read them in bulk, not per hit.
+    fact_selectors.attach_output_links([hit.fact for hit in result.items if hit.kind == "fact"])
     if payload.sources is None:  # a v1 client: the v1 shape, byte for byte
         items = [{"fact": hit.fact, "score": hit.score, "signals": hit.signals} for hit in result.items]
         return {"items": items, "mode": result.mode, "degraded": result.degraded}
