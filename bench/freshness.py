@@ -143,7 +143,12 @@ class Probes:
         body = json.dumps({"query": f"what is my locker code {code}", "k": 10}).encode()
         started = time.perf_counter()
         try:
-            status, data, _ = conn.send("POST", f"/users/{marker.post.user}/recall", body)
+            try:
+                status, data, _ = conn.send("POST", f"/users/{marker.post.user}/recall", body)
+            except (ConnectionError, HTTPException):
+                # gunicorn closes a keep-alive connection idle for 5 s: one more try, on a new one.
+                started = time.perf_counter()
+                status, data, _ = conn.send("POST", f"/users/{marker.post.user}/recall", body)
         except (OSError, HTTPException) as exc:
             self.timings.record(time.perf_counter() - started, "no answer", str(exc))
             return False

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.db.backends.sqlite3 import base as sqlite_base
 
+from memory_service.db.writers import WriterTurn
 from memory_service.private_files import is_file_database, private_database
 
 # Applied to every new connection. WAL lets readers run beside one writer;
@@ -22,6 +23,45 @@ CONNECTION_PRAGMAS = (
 
 
 class DatabaseWrapper(sqlite_base.DatabaseWrapper):
+    _writer_turn: WriterTurn | None = None
+
+    def _start_transaction_under_autocommit(self):
+        # Writers queue on a lock file of their own first (memory_service/db/writers.py).
+        name = str(self.settings_dict["NAME"])
+        if is_file_database(name):
+            if self._writer_turn is None:
+                self._writer_turn = WriterTurn(name)
+            self._writer_turn.take(float(self.settings_dict.get("OPTIONS", {}).get("timeout", 30)))
+        try:
+            super()._start_transaction_under_autocommit()
+        except BaseException:
+            self._give_back_turn()
+            raise
+
+    def _commit(self):
+        try:
+            return super()._commit()
+        finally:
+            self._give_back_turn()
+
+    def _rollback(self):
+        try:
+            return super()._rollback()
+        finally:
+            self._give_back_turn()
+
+    def _close(self):
+        try:
+            return super()._close()
+        finally:
+            if self._writer_turn is not None:
+                self._writer_turn.close()
+                self._writer_turn = None
+
+    def _give_back_turn(self) -> None:
+        if self._writer_turn is not None:
+            self._writer_turn.give_back()
+
     def get_new_connection(self, conn_params):
         if is_file_database(str(conn_params.get("database", ""))):
             private_database(Path(conn_params["database"]))
