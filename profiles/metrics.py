@@ -26,10 +26,11 @@ from typing import cast
 from django.db.models import Count
 from django.utils import timezone
 
-from facts.models import ActorKind, Fact, FactHistory, HistoryAction, Tenant, Turn, TurnState
+from facts.models import ActorKind, Fact, FactHistory, HistoryAction, MemoryUser, Tenant, Turn, TurnState
 from memory_service import logbuffer
 from memory_service.stats import percentile
 from profiles.models import ContextLog
+from recall.models import PendingIndex
 
 WINDOWS = {"1h": timedelta(hours=1), "24h": timedelta(hours=24), "7d": timedelta(days=7), "30d": timedelta(days=30)}
 # Chart buckets per window: about 12-30 points each.
@@ -171,6 +172,10 @@ def extraction_metrics(tenant: Tenant, since: datetime, until: datetime, bucket:
     return {
         "turns": {state: states.get(state, 0) for state in TurnState.values},
         "backlog_now": Turn.objects.filter(tenant=tenant, state__in=[TurnState.QUEUED, TurnState.EXTRACTING]).count(),
+        # Facts and episodes changed but not yet in the recall index (recall/indexer.py).
+        "index_backlog_now": PendingIndex.objects.filter(
+            user_id__in=MemoryUser.objects.filter(tenant=tenant).values("pk")
+        ).count(),
         "latency_ms": {
             "end_to_end": _p(end_to_end),
             "queue_wait": _p([r[2] for r in finished if r[2] is not None]),

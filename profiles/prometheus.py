@@ -55,6 +55,9 @@ def _window_gauges() -> dict[str, GaugeMetricFamily]:
             [*t_labels, "quantile"],
         ),
         "backlog": _gauge("memory_extraction_backlog", "Turns queued or extracting now.", t_labels),
+        "index_backlog": _gauge(
+            "memory_index_backlog", "Facts and episodes changed and not yet in the recall index now.", t_labels
+        ),
         "ctx_tokens": _gauge(
             "memory_context_block_tokens", "Tokens per context block over 24h.", [*t_labels, "quantile"]
         ),
@@ -83,6 +86,7 @@ def _add_tenant_window(g: dict[str, GaugeMetricFamily], tenant: Tenant) -> None:
     _set(g["open"], tl, pending["open_now"])
     _set(g["oldest"], tl, pending["open_age_s"]["max"] or 0)
     _set(g["backlog"], tl, extraction["backlog_now"])
+    _set(g["index_backlog"], tl, extraction["index_backlog_now"])
     for q in ("p50", "p95"):
         quantile = "0.5" if q == "p50" else "0.95"
         _set(g["recall_latency"], [*tl, quantile], _seconds(recall["latency_ms"][q]))

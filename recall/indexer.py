@@ -150,23 +150,23 @@ def index_items(fact_ids, turn_ids, *, vectors: str = "auto", embedder=None) -> 
     fact_ids, turn_ids = sorted({int(i) for i in fact_ids}), sorted({int(i) for i in turn_ids})
     if vectors == "auto":
         vectors = "here" if indexes_here() else "queue"
-    embedder = embedder or get_embedder()
     computed: dict[tuple[str, int], tuple[str, bytes]] = {}
-    error = ""
-    if vectors == "here":
-        need = _needing_vectors(_documents(fact_ids, turn_ids), embedder.model_name)
-        try:
+    error, model = "", ""
+    try:
+        embedder = embedder or get_embedder()
+        model = embedder.model_name  # which vectors are current, whoever computes them
+        if vectors == "here":
+            need = _needing_vectors(_documents(fact_ids, turn_ids), model)
             computed = _embed(need, embedder) if need else {}
-        except EmbedderError as exc:
-            # The FTS rows are still written: lexical recall finds the items meanwhile.
-            vectors, error = "skip", f"{type(exc).__name__}: {exc}"
-            log.warning("embedding %d items failed: %s", len(need), exc)
-            _report_embedder(error)
-        else:
             if need:
                 _report_embedder("")
+    except EmbedderError as exc:
+        # The FTS rows are still written: lexical recall finds the items meanwhile.
+        vectors, error = "skip", f"{type(exc).__name__}: {exc}"
+        log.warning("embedding for %d facts and %d episodes failed: %s", len(fact_ids), len(turn_ids), exc)
+        _report_embedder(error)
     with transaction.atomic():
-        batch = _write(_documents(fact_ids, turn_ids), fact_ids, turn_ids, computed, embedder.model_name, vectors)
+        batch = _write(_documents(fact_ids, turn_ids), fact_ids, turn_ids, computed, model, vectors)
     batch.embed_error = error
     if batch.to_embed:
         from recall.tasks import send_to_embed
