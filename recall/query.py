@@ -23,6 +23,15 @@ MAX_TOKEN_CHARS = 48
 
 _WORD = re.compile(r"[^\W_]+")
 
+# Code points Python's \w counts as letters but SQLite's unicode61 tables (from
+# an older Unicode) count as separators. Left inside a token, they would let
+# FTS5 split "<pk>x<word>" into pieces and a text forge a token in another
+# user's namespace; they are split here the way FTS5 splits them.
+# tests/recall/test_tokenizer_agreement.py checks every code point against the
+# SQLite the service loads.
+FTS5_SEPARATORS = "".join(chr(c) for c in (*range(0x19B0, 0x19C1), 0x19C8, 0x19C9, 0x1CF2, 0x1CF3))
+_SEPARATE = str.maketrans(dict.fromkeys(FTS5_SEPARATORS, " "))
+
 # Function words, question words and the near-universal words of a memory
 # store: nearly every fact says "user", so matching it ranks nothing.
 STOPWORDS = frozenset(
@@ -49,7 +58,7 @@ def fold(text: str) -> str:
 
 def words(text: str) -> list[str]:
     """All word tokens of a text, folded; nothing dropped."""
-    return [w[:MAX_TOKEN_CHARS] for w in _WORD.findall(fold(text or ""))]
+    return [w[:MAX_TOKEN_CHARS] for w in _WORD.findall(fold(text or "").translate(_SEPARATE))]
 
 
 def content_words(text: str, *, limit: int = MAX_QUERY_TERMS) -> list[str]:
