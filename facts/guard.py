@@ -89,6 +89,26 @@ def check_fact_text(text: str, *, max_chars: int | None = None) -> str:
     return text
 
 
+MAX_ENTITY_CHARS = 100
+
+
+def check_entity_name(name: str) -> str:
+    """An entity name reaches prompts (get_memories, graph supplements): the same floor, one line."""
+    if not isinstance(name, str):
+        raise Rejected("entity_name", "Entity names are strings.")
+    name = name.strip()
+    if len(name) > MAX_ENTITY_CHARS:
+        raise Rejected("entity_name", f"Entity name is {len(name)} characters; the limit is {MAX_ENTITY_CHARS}.")
+    if "\n" in name or "\t" in name:
+        raise Rejected("control_characters", "Entity names must be a single line.")
+    check_untrusted_text(name)
+    return name
+
+
+def check_entity_names(names: list[str] | None) -> list[str] | None:
+    return None if names is None else [check_entity_name(name) for name in names]
+
+
 def check_untrusted_text(text: str) -> None:
     """The prompt-steering rules alone, for any text that may reach a future prompt."""
     if _INVISIBLE.search(text):

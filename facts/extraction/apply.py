@@ -23,7 +23,7 @@ from django.utils import timezone
 from facts import services
 from facts.entities import resolve_entity
 from facts.extraction import pipeline
-from facts.guard import check_untrusted_text
+from facts.guard import check_entity_name, check_untrusted_text
 from facts.models import Edge, Fact, FactEntity, SessionCursor, Status, Turn, TurnState
 from memory_service.errors import Conflict, Rejected
 
@@ -110,7 +110,7 @@ class Applier:
                 # (a backlog, a retry or an imported history would date it later).
                 valid_from=_parse_time(item.get("valid_from")) or self.turn.occurred_at,
                 event_time=_parse_time(item.get("event_time")),
-                entities=item.get("entities") or None,
+                entities=self._checked_entities(item),
                 source_turn=self.turn,
                 source_excerpt=_excerpt(item["text"], self.user_texts),
                 idempotency_key=idempotency_key(self.turn.pk, services.normalise_key(key), action, idem_item),
@@ -151,6 +151,16 @@ class Applier:
             self.outcome["ignored_ids"].append(item["id"])
             return
         self.outcome["expired"].append(str(fact.uuid))
+
+    def _checked_entities(self, item: dict) -> list[str] | None:
+        """The item's entity names the floor lets through; a refused name is dropped, its fact kept."""
+        kept = []
+        for name in item.get("entities") or []:
+            try:
+                kept.append(check_entity_name(name))
+            except Rejected as exc:
+                self.outcome["rejected"].append({"text_excerpt": str(name)[:120], "rule": exc.rule})
+        return kept or None
 
     def _edge(self, item: dict) -> None:
         relation = normalise_relation(item["relation"])

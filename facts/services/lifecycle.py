@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from facts.entities import tag_fact
-from facts.guard import check_fact_text
+from facts.guard import check_entity_names, check_fact_text
 from facts.models import Fact, FactHistory, HistoryAction, MemoryUser, Status, Turn
 from facts.services.actors import Actor
 from facts.services.budgets import check_budget, same_meter
@@ -36,6 +36,7 @@ def fact_supersede(
 ) -> Fact:
     """Retire `fact` and insert its replacement in one transaction (PATCH)."""
     text = check_fact_text(text)
+    entities = check_entity_names(entities)
     old = Fact.objects.select_for_update().select_related("user").get(pk=fact.pk)
     if not old.is_live:
         raise Conflict(f"Only a live fact can be superseded; this one is {old.status}.")

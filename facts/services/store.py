@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from facts import arbitration
 from facts.entities import tag_fact
-from facts.guard import check_fact_text
+from facts.guard import check_entity_names, check_fact_text
 from facts.models import ActorKind, AppliedChange, Fact, HistoryAction, MemoryUser, Status, Tenant, Turn
 from facts.services.actors import Actor
 from facts.services.budgets import check_budget, same_meter
@@ -92,6 +92,7 @@ def fact_store(
     the same key. Either way the confidence policy decides.
     """
     text = check_fact_text(text)
+    entities = check_entity_names(entities)
     category = normalise_category(category)
     key = normalise_key(key)
     now = timezone.now()
