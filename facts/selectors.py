@@ -13,6 +13,7 @@ from django.db.models import Count, Q, QuerySet
 
 from facts.models import Fact, FactEntity, FactHistory, MemoryUser, Tenant
 from memory_service.errors import Rejected
+from memory_service.timestamps import in_utc
 
 FACT_RELATED = ("user", "source_turn", "superseded_by", "replaces")
 
@@ -53,8 +54,8 @@ def _decode_cursor(cursor: str) -> tuple[datetime, int]:
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
         created, pk = json.loads(raw)
-        return datetime.fromisoformat(created), int(pk)
-    except (binascii.Error, ValueError, TypeError, json.JSONDecodeError) as exc:
+        return in_utc(datetime.fromisoformat(created)), int(pk)
+    except (binascii.Error, ValueError, TypeError, OverflowError, json.JSONDecodeError) as exc:
         raise Rejected("cursor", "The cursor is not one this API returned.") from exc
 
 

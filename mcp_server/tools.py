@@ -9,7 +9,6 @@ to that user of the caller's tenant.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Literal
 from uuid import UUID
 
@@ -23,6 +22,7 @@ from facts.services import turns
 from mcp_server.caller import actor, tenant_with_scope
 from mcp_server.render import episode_json, fact_json, history_json
 from memory_service.errors import NotFound, Rejected
+from memory_service.schemas import IsoDateTime
 from profiles import services as profile_services
 from recall import client_search
 
@@ -125,7 +125,7 @@ def search_memories(
         Field(description="hybrid (default, best), lexical (exact words) or vector (meaning only)."),
     ] = "hybrid",
     as_of: Annotated[
-        datetime | None,
+        IsoDateTime | None,
         Field(description="ISO 8601 time: recall what was true then (superseded values included) instead of now."),
     ] = None,
     sources: Annotated[

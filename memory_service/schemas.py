@@ -7,9 +7,10 @@ from typing import Annotated, Any
 
 from ninja import Field, Path, Schema
 from ninja.schema import DjangoGetter
-from pydantic import BeforeValidator, WithJsonSchema, model_validator
+from pydantic import AfterValidator, BeforeValidator, WithJsonSchema, model_validator
 
 from facts.services.users import ID_MAX
+from memory_service.timestamps import in_utc
 
 
 class ValidationIssue(Schema):
@@ -102,5 +103,6 @@ def _json_number(value: Any) -> Any:
 JSON_NUMBER = BeforeValidator(_json_number)
 JsonInt = Annotated[int, JSON_NUMBER]
 
-# An input date-time: ISO 8601 only, as the schema's format says.
-IsoDateTime = Annotated[datetime, BeforeValidator(_iso_only)]
+# An input date-time: ISO 8601 only, as the schema's format says; aware and in UTC
+# once read (memory_service.timestamps: no offset means UTC; past year 9999 is a 422).
+IsoDateTime = Annotated[datetime, BeforeValidator(_iso_only), AfterValidator(in_utc)]

@@ -253,3 +253,22 @@ def test_it_offers_no_stream_and_no_session_to_end(live):
         answer = httpx2.request(method, f"{live.base}/mcp", headers=headers, timeout=30)
         assert answer.status_code == 405, method
         assert answer.headers["Allow"] == "POST"
+
+
+def test_an_as_of_that_overflows_in_utc_is_a_tool_error(live):
+    async def steps(client):
+        await client.call_tool(
+            "add_memory", {"user_id": "mcp-time", "text": "User lives in Oslo.", "store_directly": True}
+        )
+        return [
+            error(await client.call_tool("search_memories", {"user_id": "mcp-time", "query": "Oslo", "as_of": value}))
+            for value in ("0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-12:00")
+        ], ok(
+            await client.call_tool(
+                "search_memories", {"user_id": "mcp-time", "query": "Oslo", "as_of": "2999-01-01T00:00:00"}
+            )
+        )
+
+    answers, naive = session(live, live.alice, steps)
+    assert all("out of range" in answer for answer in answers), answers
+    assert [item["text"] for item in naive["items"]] == ["User lives in Oslo."]
