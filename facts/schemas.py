@@ -108,7 +108,13 @@ class FactListFilters(Schema):
     status: Status | None = None
     include_retired: bool = False
     limit: int = Field(50, ge=1, le=200)
-    cursor: str | None = Field(None, max_length=200)
+    cursor: str | None = Field(
+        None,
+        max_length=200,
+        pattern="^[A-Za-z0-9_-]+$",
+        description="Opaque: the `next_cursor` of the previous page, unchanged. "
+        "Any other value is a 422 with rule `cursor`.",
+    )
 
 
 class DeletedOut(Schema):

@@ -25,7 +25,7 @@ def test_filters_by_category(api):
 
 def test_a_forged_cursor_is_422(api):
     api.post("/users/u1/facts", {"text": "User is vegan."})
-    r = api.get("/users/u1/facts", cursor="not-a-cursor!!")
+    r = api.get("/users/u1/facts", cursor="not-a-cursor")
     assert r.status_code == 422 and r.json()["rule"] == "cursor"
 
 
@@ -37,3 +37,14 @@ def test_an_out_of_range_limit_is_422(api):
 
 def test_an_unknown_user_is_404(api):
     assert api.get("/users/nobody/facts").status_code == 404
+
+
+def test_the_schema_states_the_cursors_form_and_its_422(api):
+    schema = api.get("/openapi.json").json()
+    parameters = schema["paths"]["/api/v1/users/{user_id}/facts"]["get"]["parameters"]
+    [cursor] = [p for p in parameters if p["name"] == "cursor"]
+    [string] = [form for form in cursor["schema"]["anyOf"] if form["type"] == "string"]
+    assert string["pattern"] == "^[A-Za-z0-9_-]+$"
+    assert "422" in cursor["description"]
+    r = api.get("/users/u1/facts", cursor="abc$")
+    assert r.status_code == 422
