@@ -8,29 +8,68 @@ session between requests (nothing is kept per client, so any worker thread or
 process can answer the next call). The view authenticates the API key, then
 runs one request through a fresh session manager inside async_to_sync; the
 manager must be entered (`run()`) once per instance, so one per request.
+
+Rate limits are the REST API's (memory_service.ratelimit), counted per call in the
+class of what the call does (rate_class), and refused with the REST API's 429.
 """
 
 from __future__ import annotations
+
+import json
 
 from asgiref.sync import async_to_sync
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from starlette.types import Message
 
+from facts.bookkeeping import note_key_used
+from facts.key_cache import key_for
 from facts.models import ApiKey
 from mcp_server.caller import current_key
 from mcp_server.server import mcp_server
-from memory_service.auth import api_key_auth
+from memory_service.errors import RateLimited
+from memory_service.ratelimit import check_rate
 
 MAX_BODY_BYTES = 1024 * 1024
 _HOP_BY_HOP = {"content-length", "connection", "transfer-encoding"}
+
+# The REST rate class of each tool that only reads: the class of the route it mirrors
+# (docs/api.md, "Rate limits"). Any other tool, one added later included, counts as a write.
+READ_TOOLS = frozenset({"get_memories", "get_memory", "get_memory_history"})
+RECALL_TOOLS = frozenset({"search_memories", "get_context"})
+
+
+def rate_class(body: bytes) -> str:
+    """The rate class of one POSTed JSON-RPC message: a tools/call counts as what its
+    tool does, any other method (initialize, tools/list, notifications) as a read.
+
+    The body has not been validated yet (the transport does that later), so whatever
+    cannot be told for sure counts as a write, the class meant for what changes data:
+    bad JSON, a batch (the transport refuses batches; its parts are not looked at), a
+    message without a method, a call without a tool name."""
+    if len(body) > MAX_BODY_BYTES:
+        return "write"  # refused with a 413 anyway; not worth parsing
+    try:
+        message = json.loads(body)
+    except ValueError:  # UnicodeDecodeError included
+        return "write"
+    if not isinstance(message, dict) or not isinstance(message.get("method"), str):
+        return "write"
+    if message["method"] != "tools/call":
+        return "read"
+    params = message.get("params")
+    tool = params.get("name") if isinstance(params, dict) else None
+    if tool in RECALL_TOOLS:
+        return "recall"
+    return "read" if tool in READ_TOOLS else "write"
 
 
 def _bearer_key(request: HttpRequest) -> ApiKey | None:
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None
-    return api_key_auth.authenticate(request, token.strip())
+    return key_for(token.strip())
 
 
 def _asgi_scope(request: HttpRequest) -> dict:
@@ -65,7 +104,7 @@ async def _serve(scope: dict, body: bytes, key: ApiKey) -> tuple[int, list[tuple
         sent_body = True
         return {"type": "http.request", "body": body, "more_body": False}
 
-    async def send(message: dict) -> None:
+    async def send(message: Message) -> None:
         if message["type"] == "http.response.start":
             answer["status"] = message["status"]
             answer["headers"] = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in message.get("headers", [])]
@@ -92,6 +131,14 @@ def mcp_endpoint(request: HttpRequest) -> HttpResponse:
             status=401,
             headers={"WWW-Authenticate": 'Bearer realm="mcp"'},
         )
+    # What memory_service.auth.ApiKeyAuth does for the REST routes, with the class of
+    # this call instead of the route's: POST is every /mcp call, reads included. Checked
+    # here, outside django-ninja, so its 429 is built here, in the same shape.
+    try:
+        check_rate(key.key_hash, request, rate_class(request.body) if request.method == "POST" else "read")
+    except RateLimited as exc:
+        return JsonResponse({"detail": exc.detail, **exc.extra}, status=exc.status, headers=exc.headers)
+    note_key_used(key)
     if request.method != "POST":
         # No server-initiated stream (GET) and no session to end (DELETE): the transport is stateless.
         # 405 is the answer the protocol gives clients for that; they carry on with POSTs.

@@ -52,9 +52,12 @@ def route_class(request) -> str:
     return "write"
 
 
-def check_rate(key_hash: str, request) -> None:
-    """Count this request against its key's window; raise RateLimited when over."""
-    kind = route_class(request)
+def check_rate(key_hash: str, request, kind: str | None = None) -> None:
+    """Count this request against its key's window; raise RateLimited when over.
+
+    `kind` is the route class when the path and method do not tell it (/mcp, where
+    the JSON-RPC body says what a call does)."""
+    kind = kind or route_class(request)
     rate = parse_rate(getattr(settings, f"MEMORY_RATE_LIMIT_{kind.upper()}"))
     if rate is None:
         return
