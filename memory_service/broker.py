@@ -288,6 +288,37 @@ def file_state(url: str) -> str:
     return "ok" if shutil.disk_usage(folder).free > 0 else "error: broker disk full"
 
 
+def health(url: str) -> str:
+    """For the health route: "ok" when the broker file can take a message, else "error: <reason>".
+
+    Its folder must exist and be writable (SQLite writes the -wal and -shm files beside the
+    database), and the file, once it exists, must open as a SQLite database (in WAL mode,
+    as the transport opens it) and answer a read. A missing file is fine: the first message
+    creates it.
+    """
+    name = make_url(url).database or ""
+    if is_file_database(name):
+        path = Path(name).resolve()
+        state = file_state(url)
+        if state != "ok":
+            return state
+        if not os.access(path.parent, os.W_OK):
+            return f"error: broker folder {path.parent} not writable"
+        if not path.exists():
+            return "ok"
+        if not os.access(path, os.R_OK | os.W_OK):
+            return f"error: broker file {path} not readable and writable"
+    try:
+        with _engine_for(url, DEFAULT_BUSY_TIMEOUT).connect() as conn:
+            # The schema, not kombu's tables: a process creates those with its first channel,
+            # and a file another process made before it had one may not have them yet.
+            conn.exec_driver_sql("SELECT count(*) FROM sqlite_master").scalar_one()
+    except Exception as exc:
+        # SQLAlchemy wraps the driver's error in one that adds the SQL and a link: the driver's says it.
+        return f"error: broker database: {getattr(exc, 'orig', None) or exc}"
+    return "ok"
+
+
 def drop_user_messages(url: str, user_pk: int) -> int:
     """Delete every message, queued or held by a worker, tagged with this user
     (memory_service.celery.about_users), then checkpoint the WAL so the deleted bytes

@@ -1,4 +1,11 @@
-"""GET /api/v1/health: liveness plus the state of the database, broker and models."""
+"""GET /api/v1/health: liveness plus the state of the database, broker and models.
+
+Anyone may ask (a load balancer, a probe), so without a key the answer is the status
+and each component's one word. The details (URLs, model names, the SQLite build, error
+texts) say how the deployment is built and what fails in it: they go only to a request
+with a valid API key, any tenant's, and every URL in them has its credentials masked
+(memory_service.redact). docs/api.md, "Health".
+"""
 
 from __future__ import annotations
 
@@ -9,16 +16,30 @@ from django.conf import settings
 from django.db import connection
 from ninja import Router, Schema
 
+from memory_service.auth import api_key_auth
 from memory_service.checks import loaded_sqlite
+from memory_service.redact import mask_urls
+from memory_service.schemas import errors
 
 router = Router(tags=["health"])
 
 
 class HealthOut(Schema):
+    """What anyone sees: each component's word."""
+
     status: str  # ok or degraded
-    database: str
+    database: str  # ok or error
+    broker: str  # ok, error, eager (no broker: tasks run in the web process) or unknown
+    embedder: str  # ok or error (not ready)
+
+
+class HealthDetailsOut(Schema):
+    """What a request with a valid API key sees."""
+
+    status: str  # ok or degraded
+    database: str  # ok or "error: <reason>"
     sqlite: str  # the SQLite build the driver loaded, e.g. 'SQLite 3.50.4 (sqlean)'
-    broker: str
+    broker: str  # ok, "error: <reason>", eager or unknown
     extractor: dict
     embedder: dict
 
@@ -36,6 +57,10 @@ def broker_state() -> str:
     url = settings.CELERY_BROKER_URL
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return "eager"
+    if url.startswith("sqlite:"):
+        from memory_service import broker  # kombu and SQLAlchemy: only when it is the broker
+
+        return broker.health(url)
     if url.startswith("filesystem://"):
         folder = Path(settings.CELERY_BROKER_TRANSPORT_OPTIONS["data_folder_in"])
         return "ok" if folder.is_dir() and shutil.disk_usage(folder).free > 0 else "error: broker folder missing"
@@ -59,9 +84,38 @@ def component_states() -> dict:
     return {"extractor": extractor_state(), "embedder": embedder_health()}
 
 
-@router.get("/health", auth=None, response=HealthOut, summary="Liveness and component state")
+def _word(state: str) -> str:
+    return state.partition(":")[0]  # "error: <reason>" -> "error"
+
+
+def _masked(value):
+    """`value` with the credentials of every URL in its strings masked, however deep."""
+    if isinstance(value, str):
+        return mask_urls(value)
+    if isinstance(value, dict):
+        return {name: _masked(item) for name, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_masked(item) for item in value]
+    return value
+
+
+@router.get(
+    "/health",
+    auth=None,
+    # 429: a request that sends a key is counted against its read budget.
+    response={200: HealthDetailsOut | HealthOut, **errors(429)},
+    summary="Liveness and component state; the details with an API key",
+)
 def health(request):
+    # auth=None: no key is fine. A key sent is checked, and counted as a read, like any.
+    keyed = api_key_auth(request) is not None
     db = database_state()
     broker = broker_state()
     status = "ok" if db == "ok" and not broker.startswith("error") else "degraded"
-    return {"status": status, "database": db, "sqlite": loaded_sqlite(), "broker": broker, **component_states()}
+    if not keyed:
+        from recall.reports import embedder_health
+
+        ready = embedder_health()["ready"]
+        return HealthOut(status=status, database=_word(db), broker=_word(broker), embedder="ok" if ready else "error")
+    details = {"status": status, "database": db, "sqlite": loaded_sqlite(), "broker": broker, **component_states()}
+    return HealthDetailsOut(**_masked(details))
