@@ -53,7 +53,7 @@ test: install-dev migrate system-deps
 lint: install-dev
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy memory_service facts recall profiles mcp_server mem0_api
+	$(VENV)/bin/mypy memory_service facts recall profiles mcp_server mem0_api bench
 
 clean:
 	rm -rf $(VENV) var/broker var/broker.sqlite3* var/test-*.sqlite3*

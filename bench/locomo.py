@@ -207,7 +207,7 @@ class CachingEmbedder:
 
 @dataclass
 class Loaded:
-    tenant: Tenant
+    tenant: Tenant | None
     users: list[tuple[MemoryUser, dict[int, set[str]], list[tuple[str, set[str]]]]] = field(default_factory=list)
     episodes: dict[int, set[str]] = field(default_factory=dict)  # Turn pk -> its dialogue id (corpus both)
 
@@ -284,7 +284,8 @@ def unload(loaded: Loaded) -> None:
         for user, _, _ in loaded.users:
             index.erase_user(user.pk)
             episode_index.erase_user(user.pk)
-        loaded.tenant.delete()
+        if loaded.tenant is not None:
+            loaded.tenant.delete()
 
 
 def covered_by(hit, provenance: dict[int, set[str]], episodes: dict[int, set[str]]) -> set[str]:
@@ -306,7 +307,7 @@ def evaluate(
     results: dict[str, dict] = {}
     depth = max(ks + [10])
     for mode in modes:
-        recall_at = {k: [] for k in ks}
+        recall_at: dict[int, list[float]] = {k: [] for k in ks}
         hit10, latencies = [], []
         for user, provenance, qas in loaded.users:
             for question, evidence in qas:

@@ -25,7 +25,9 @@ class QueueEditForm(forms.Form):
 class EraseConfirmForm(forms.Form):
     """Erasing cannot be undone, so the staff member types the user id back."""
 
-    confirm = forms.CharField(max_length=128, label="Type the user id to confirm")
+    # Not stripped: an id may begin or end with spaces (the id rule allows them), and the
+    # typed text must equal it exactly, or such a user could never be erased here.
+    confirm = forms.CharField(max_length=128, strip=False, label="Type the user id to confirm")
 
     def __init__(self, *args, expected: str, **kwargs):
         super().__init__(*args, **kwargs)
@@ -49,7 +51,7 @@ class ForgetKeyForm(forms.Form):
         key_field.choices = [(key, f"{key} ({n} fact{'s' if n != 1 else ''})") for key, n in keys]
 
     def clean(self):
-        data = super().clean()
+        data = super().clean() or {}
         if data.get("key") and data.get("confirm") != data["key"]:
             self.add_error("confirm", "The typed key does not match the chosen key; nothing was deleted.")
         return data

@@ -37,7 +37,7 @@ def hash_api_key(raw_key: str) -> str:
     return hashlib.sha256(raw_key.encode()).hexdigest()
 
 
-class ApiKeyManager(models.Manager):
+class ApiKeyManager(models.Manager["ApiKey"]):
     def for_key(self, raw_key: str) -> ApiKey | None:
         """The usable key for a presented secret, or None (unknown or revoked)."""
         if not raw_key or len(raw_key) > 200:

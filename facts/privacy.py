@@ -86,8 +86,9 @@ def _own_querysets(user: MemoryUser) -> dict[str, QuerySet]:
     }
 
 
-def _add_counts(total: dict[str, int], more: Mapping | None) -> None:
-    for kind, n in (more or {}).items():
+def _add_counts(total: dict[str, int], more: object) -> None:
+    # A receiver answers a mapping of kind -> rows deleted, or nothing.
+    for kind, n in (more if isinstance(more, Mapping) else {}).items():
         total[str(kind)] = total.get(str(kind), 0) + int(n or 0)
 
 
@@ -232,10 +233,10 @@ def _fact_entry(fact: Fact, history: list[dict]) -> dict:
         "updated_at": _iso(fact.updated_at),
         "last_mentioned_at": _iso(fact.last_mentioned_at),
         "mention_count": fact.mention_count,
-        "source_turn_id": fact.source_turn.turn_id if fact.source_turn_id else None,
+        "source_turn_id": fact.source_turn.turn_id if fact.source_turn else None,
         "source_excerpt": fact.source_excerpt,
-        "superseded_by": str(fact.superseded_by.uuid) if fact.superseded_by_id else None,
-        "replaces": str(fact.replaces.uuid) if fact.replaces_id else None,
+        "superseded_by": str(fact.superseded_by.uuid) if fact.superseded_by else None,
+        "replaces": str(fact.replaces.uuid) if fact.replaces else None,
         "entities": [tag.entity.name for tag in fact.entity_tags.all()],
         "embedding_model": fact.embedding_model,
         "history": history,
@@ -306,7 +307,7 @@ def user_export(*, user: MemoryUser) -> dict:
                 "src": edge.src.name,
                 "relation": edge.relation,
                 "dst": edge.dst.name,
-                "fact_id": str(edge.fact.uuid) if edge.fact_id else None,
+                "fact_id": str(edge.fact.uuid) if edge.fact else None,
                 "valid_from": _iso(edge.valid_from),
                 "valid_to": _iso(edge.valid_to),
             }

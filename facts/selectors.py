@@ -34,7 +34,8 @@ def attach_output_links(facts: list[Fact]) -> None:
     for fact_id, name in tags.values_list("fact_id", "entity__name"):
         names[fact_id].append(name)
     for fact in facts:
-        fact.output_links = OutputLinks(*links.get(fact.pk, (None, None, None)), names[fact.pk])
+        superseded_by, replaces, source_turn = links.get(fact.pk, (None, None, None))
+        fact.output_links = OutputLinks(superseded_by, replaces, source_turn, names[fact.pk])  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,7 @@ def pending_count(*, tenant: Tenant) -> int:
     return Fact.objects.pending().filter(tenant=tenant).count()
 
 
-def pending_counts(*, tenants) -> dict[int, int]:
+def pending_counts(*, tenants) -> dict[UUID, int]:
     """pending_count for several tenants in one query, by tenant pk (absent: none waiting)."""
     rows = Fact.objects.pending().filter(tenant__in=tenants).values_list("tenant").annotate(n=Count("id"))
     return dict(rows.values_list("tenant", "n"))

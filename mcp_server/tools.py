@@ -9,6 +9,7 @@ to that user of the caller's tenant.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Literal
 from uuid import UUID
 
@@ -226,7 +227,7 @@ def get_memory_history(user_id: UserId, memory_id: MemoryId) -> dict:
     return {"items": [history_json(entry) for entry in selectors.fact_history(fact=fact)]}
 
 
-TOOLS = [
+TOOLS: list[Callable[..., dict]] = [
     add_memory,
     search_memories,
     get_context,

@@ -42,7 +42,7 @@ from recall import client_search
 
 router = Router(tags=["mem0"])
 ERRORS = {401: Message, 403: Message, 404: Message, 409: Message, 422: Message}
-EVENT_STATUS = {
+EVENT_STATUS: dict[str, str] = {
     TurnState.QUEUED: "PENDING",
     TurnState.EXTRACTING: "RUNNING",
     TurnState.DONE: "SUCCEEDED",
@@ -190,7 +190,7 @@ def get_memory(request, memory_id: str):
 def update_memory(request, memory_id: str, payload: UpdateIn):
     """mem0 overwrites; we supersede: the answer is the NEW memory (new id), the old one is kept in history."""
     fact = _fact(request, memory_id, "write")
-    if not (payload.text or "").strip():
+    if payload.text is None or not payload.text.strip():
         raise Rejected("text", "Send the corrected text: metadata, timestamp and expiration_date are not stored.")
     new = services.fact_supersede(
         fact=fact, text=payload.text, actor=services.Actor.api_key(request.auth), reason="updated through mem0 API"

@@ -6,7 +6,7 @@ from facts.models import Fact, FactHistory, HistoryAction
 from memory_service.errors import Rejected
 
 # mem0 speaks of ADD/UPDATE/DELETE; our history has finer actions.
-EVENTS = {
+EVENTS: dict[str, str] = {
     HistoryAction.INSERT: "ADD",
     HistoryAction.PENDING: "ADD",
     HistoryAction.DELETE: "DELETE",
@@ -37,8 +37,8 @@ def memory_json(fact: Fact) -> dict:
         "confidence": round(fact.confidence, 3),
         "valid_from": _iso(fact.valid_from),
         "valid_to": _iso(fact.valid_to),
-        "superseded_by": str(fact.superseded_by.uuid) if fact.superseded_by_id else None,
-        "replaces": str(fact.replaces.uuid) if fact.replaces_id else None,
+        "superseded_by": str(fact.superseded_by.uuid) if fact.superseded_by else None,
+        "replaces": str(fact.replaces.uuid) if fact.replaces else None,
     }
 
 

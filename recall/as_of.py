@@ -11,7 +11,7 @@ floor) come from recall.sides, so both paths rank by the same rules.
 from __future__ import annotations
 
 import math
-from collections import Counter
+from collections import defaultdict
 from dataclasses import dataclass, field
 
 from facts.models import Fact
@@ -28,12 +28,14 @@ BM25_B = 0.75
 Words = dict[int, tuple[list[str], list[str]]]  # fact id -> (body words, context words)
 
 
-def _term_counts(docs: Words) -> dict[int, tuple[Counter, float]]:
+def _term_counts(docs: Words) -> dict[int, tuple[dict[str, float], float]]:
     """fact id -> (weighted count of each stem, weighted document length); context words
     count fts.CONTEXT_WEIGHT each, as the bm25() column weights make them."""
-    counted = {}
+    counted: dict[int, tuple[dict[str, float], float]] = {}
     for fid, (body, context) in docs.items():
-        counts = Counter(stem(w) for w in body)
+        counts: defaultdict[str, float] = defaultdict(float)
+        for w in body:
+            counts[stem(w)] += 1.0
         for w in context:
             counts[stem(w)] += fts.CONTEXT_WEIGHT
         counted[fid] = (counts, len(body) + fts.CONTEXT_WEIGHT * len(context))

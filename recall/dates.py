@@ -68,8 +68,10 @@ class Window:
     day: int | None = None
 
     def contains(self, moment: datetime) -> bool:
-        if self.start is not None:
+        if self.start is not None and self.end is not None:
             return self.start <= moment < self.end
+        if self.month is None:
+            return False
         if moment.month != self.month and self.day is None:
             return False
         if self.day is None:

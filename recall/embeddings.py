@@ -14,6 +14,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
+from typing import Any
 
 import numpy as np
 from django.conf import settings
@@ -176,7 +177,7 @@ class OpenAIEmbedder:
         self._base_url = base_url or None
         self._api_key = api_key or "not-needed"
         self._timeout = timeout
-        self._client = None
+        self._client: Any = None
 
     def _get_client(self):
         if self._client is None:

@@ -113,7 +113,11 @@ def documents(facts: list[Fact]) -> dict[int, Document]:
     """The indexed documents of these facts (entity tags prefetched by the caller)."""
     sources = _source_turns(facts)
     return {
-        f.pk: document(f, [t.entity.display_name for t in f.entity_tags.all()], sources.get(f.source_turn_id))
+        f.pk: document(
+            f,
+            [t.entity.display_name for t in f.entity_tags.all()],
+            sources.get(f.source_turn_id) if f.source_turn_id else None,
+        )
         for f in facts
     }
 

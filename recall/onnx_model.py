@@ -55,7 +55,9 @@ def export(target: Path | None = None) -> Path:
     target = target or exported_file()
     target.parent.mkdir(parents=True, exist_ok=True)
     model = SentenceTransformer(str(package_model_dir()), device="cpu")
-    transformer = _last_hidden_state_module(model[0].auto_model.eval())
+    encoder = model[0].auto_model
+    assert isinstance(encoder, torch.nn.Module)
+    transformer = _last_hidden_state_module(encoder.eval())
     sample = model.tokenizer(["Export the embedding model."], return_tensors="pt")
     axes = {name: {0: "batch", 1: "tokens"} for name in (*INPUTS, "last_hidden_state")}
     handle, partial = tempfile.mkstemp(dir=target.parent, prefix=target.name, suffix=".partial")

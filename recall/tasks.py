@@ -61,7 +61,7 @@ def send_to_embed(items: list[dict]) -> None:
     size = max(1, settings.MEMORY_EMBED_BATCH_SIZE)
     for start in range(0, len(items), size):
         chunk = items[start : start + size]
-        embed_facts.apply_async(args=[chunk], **about_users(*(item["user_id"] for item in chunk)))
+        embed_facts.apply_async(args=(chunk,), **about_users(*(item["user_id"] for item in chunk)))
 
 
 @shared_task(bind=True, name="recall.embed_facts", max_retries=MAX_RETRIES)
@@ -75,7 +75,7 @@ def embed_facts(self, items: list[dict]) -> int:
         if self.request.is_eager:
             return 0  # inline, a failing embedder must not fail the caller; the outbox keeps the items
         raise self.retry(exc=exc, countdown=_backoff(self.request.retries)) from exc
-    store_vectors.apply_async(args=[computed], **about_users(*(item["user_id"] for item in computed)))
+    store_vectors.apply_async(args=(computed,), **about_users(*(item["user_id"] for item in computed)))
     report_embedder(error="")
     return len(computed)
 

@@ -7,6 +7,8 @@ turn's occurred_at. `fields` names those columns in that order of preference.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.db.models import Q, QuerySet
 
 from recall import fusion
@@ -16,7 +18,7 @@ FACT_MOMENT = ("event_time", "valid_from")
 EPISODE_MOMENT = ("occurred_at",)
 
 
-def _moment(times) -> object:
+def _moment(times) -> datetime | None:
     return next((t for t in times if t is not None), None)
 
 

@@ -12,7 +12,8 @@ EXAMPLES = 20
 
 
 def gate_analysis(conversations: list[Conversation], skip_reason: Callable[[str], str | None]) -> dict:
-    skipped, lost = Counter(), Counter()
+    skipped: Counter[str] = Counter()
+    lost: Counter[str] = Counter()
     turns = observations = skipped_with_obs = 0
     examples: list[str] = []
     for conv in conversations:

@@ -95,7 +95,7 @@ class ReplayExtractor:
             self.calls += 1
             self.shown.update(turns)
             self.sent.update(obs.key for obs in items)
-        add = [
+        add: list[dict] = [
             {"text": obs.text, "key": obs.key, "category": "other", "entities": [], "confidence": None} for obs in items
         ]
         return json.dumps({"add": add, "supersede": [], "expire": [], "edges": []})

@@ -71,9 +71,12 @@ def _percentiles(values: list[float]) -> dict:
     return {"p50": rounded(values, 0.50, 1), "p95": rounded(values, 0.95, 1)}
 
 
-def analyse(conversations: list[Conversation], users: dict[str, MemoryUser], extractor: ReplayExtractor) -> dict:
+def analyse(
+    conversations: list[Conversation], users: dict[str, MemoryUser], extractor: ReplayExtractor
+) -> tuple[dict, dict[str, dict[int, set[str]]]]:
     """The loss report, and fact pk -> evidence dia_ids per conversation (the scoring provenance)."""
-    skipped, causes = Counter(), Counter()
+    skipped: Counter[str] = Counter()
+    causes: Counter[str] = Counter()
     examples: dict[str, list[str]] = {}
     skipped_with_obs = total_obs = total_turns = 0
     processing, waits = [], []
@@ -98,8 +101,8 @@ def analyse(conversations: list[Conversation], users: dict[str, MemoryUser], ext
                 held.setdefault(fact.pk, set()).update(obs.dia_ids)
             if cause != "kept":
                 causes[cause] += 1
-                turn = ledger.turns.get(obs.anchor)
-                sample = f"{obs.anchor} {turn.user_input[:90] if turn else ''!r} -> {obs.text[:80]!r}"
+                anchor = ledger.turns.get(obs.anchor)
+                sample = f"{obs.anchor} {anchor.user_input[:90] if anchor else ''!r} -> {obs.text[:80]!r}"
                 examples.setdefault(cause, []).append(sample)
     gate_lost = sum(n for cause, n in causes.items() if cause.startswith("gate"))
     n_skipped = sum(skipped.values())

@@ -125,7 +125,8 @@ class Applier:
             self.touched.append(result.fact)
         elif result.outcome == "superseded":
             self.outcome["added"].append(fact_uuid)
-            self.outcome["superseded"].append(str(result.replaced.uuid))
+            if result.replaced is not None:
+                self.outcome["superseded"].append(str(result.replaced.uuid))
             self.touched.append(result.fact)
         elif result.outcome == "pending":
             self.outcome["pending"].append(fact_uuid)

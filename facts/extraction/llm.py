@@ -12,9 +12,11 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 import openai
 from django.conf import settings
+from openai.types.chat import ChatCompletionMessageParam
 
 from facts.extraction import prompt, rules
 from facts.extraction.schema import InvalidReply, parse_reply
@@ -68,12 +70,14 @@ def _is_transient(exc: Exception) -> bool:
 def _complete(client: openai.OpenAI, messages: list[dict], result: CallResult) -> str:
     """One completion, retried on transient errors; returns the reply text."""
     tries = max(1, settings.MEMORY_LLM_MAX_TRIES)
-    extra = {"response_format": {"type": "json_object"}} if settings.MEMORY_LLM_JSON_MODE else {}
+    extra: dict[str, Any] = {"response_format": {"type": "json_object"}} if settings.MEMORY_LLM_JSON_MODE else {}
+    # The prompt module builds plain role/content dicts, the shape these TypedDicts describe.
+    chat = cast(list[ChatCompletionMessageParam], messages)
     for attempt in range(1, tries + 1):
         result.tries += 1
         started = time.perf_counter()
         try:
-            response = client.chat.completions.create(model=settings.MEMORY_LLM_MODEL, messages=messages, **extra)
+            response = client.chat.completions.create(model=settings.MEMORY_LLM_MODEL, messages=chat, **extra)
             if not response.choices:
                 return ""
             return response.choices[0].message.content or ""

@@ -56,7 +56,8 @@ def _window(turn: Turn) -> list[Turn]:
 def _live_facts(user_id: int) -> tuple[list[dict], dict[str, str]]:
     """Live facts for the prompt, most recently mentioned first, within the character cap."""
     budget = settings.MEMORY_EXTRACTION_FACTS_CHARS
-    facts, refs = [], {}
+    facts: list[dict] = []
+    refs: dict[str, str] = {}
     rows = (
         Fact.objects.live()
         .filter(user_id=user_id)

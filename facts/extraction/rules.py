@@ -10,6 +10,7 @@ Pure Python, no models.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
 # An object phrase: up to six words, cut at a clause boundary.
@@ -34,7 +35,7 @@ def _clean(obj: str) -> str:
 
 
 # (pattern, builder(obj) -> (text, key, category, entities, relation))
-_RULES: list[tuple[re.Pattern, callable]] = [
+_RULES: list[tuple[re.Pattern, Callable[[str], tuple]]] = [
     (
         _rule(r"\b(?:my name is|my name's|call me|i am called|i'm called)\s+"),
         lambda o: (f"User's name is {o}.", "name", "identity", [o], None),

@@ -23,8 +23,8 @@ def snapshot(fact: Fact, *, with_text: bool = True) -> dict:
         "status": fact.status,
         "valid_from": fact.valid_from.isoformat() if fact.valid_from else None,
         "valid_to": fact.valid_to.isoformat() if fact.valid_to else None,
-        "superseded_by": str(fact.superseded_by.uuid) if fact.superseded_by_id else None,
-        "replaces": str(fact.replaces.uuid) if fact.replaces_id else None,
+        "superseded_by": str(fact.superseded_by.uuid) if fact.superseded_by else None,
+        "replaces": str(fact.replaces.uuid) if fact.replaces else None,
     }
     if with_text:
         data["text"] = fact.text
@@ -43,7 +43,7 @@ def record(fact: Fact, action: str, actor: Actor, *, before=None, after=None, re
         after=after,
         actor_kind=actor.kind,
         actor_id=actor.id,
-        source_turn_id=fact.source_turn.turn_id if fact.source_turn_id else "",
+        source_turn_id=fact.source_turn.turn_id if fact.source_turn else "",
         reason=reason,
     )
 

@@ -22,7 +22,7 @@ def supersede_target(fact: Fact) -> Fact | None:
     The fact it was proposed against while that is still live, else the user's
     other live fact with the same key.
     """
-    if fact.replaces_id and fact.replaces.is_live:
+    if fact.replaces and fact.replaces.is_live:
         return fact.replaces
     if fact.key:
         return Fact.objects.live().filter(user_id=fact.user_id, key=fact.key).exclude(pk=fact.pk).first()

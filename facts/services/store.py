@@ -140,7 +140,7 @@ def _hint_is_trusted(actor: Actor, category: str, current: Fact | None) -> bool:
 def _replayed(idempotency_key: str) -> StoreResult | None:
     """The fact an earlier delivery of this change stored, if it still exists."""
     done = AppliedChange.objects.filter(idempotency_key=idempotency_key).first()
-    fact = Fact.objects.filter(uuid=done.fact_uuid).first() if done else None
+    fact = Fact.objects.filter(uuid=done.fact_uuid).first() if done and done.fact_uuid else None
     return StoreResult(fact, "idempotent") if fact is not None else None
 
 

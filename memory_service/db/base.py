@@ -33,26 +33,26 @@ class DatabaseWrapper(sqlite_base.DatabaseWrapper):
                 self._writer_turn = WriterTurn(name)
             self._writer_turn.take(float(self.settings_dict.get("OPTIONS", {}).get("timeout", 30)))
         try:
-            super()._start_transaction_under_autocommit()
+            super()._start_transaction_under_autocommit()  # type: ignore[misc]  # private hook, not in django-stubs
         except BaseException:
             self._give_back_turn()
             raise
 
     def _commit(self):
         try:
-            return super()._commit()
+            return super()._commit()  # type: ignore[misc]  # private hook, not in django-stubs
         finally:
             self._give_back_turn()
 
     def _rollback(self):
         try:
-            return super()._rollback()
+            return super()._rollback()  # type: ignore[misc]  # private hook, not in django-stubs
         finally:
             self._give_back_turn()
 
     def _close(self):
         try:
-            return super()._close()
+            return super()._close()  # type: ignore[misc]  # private hook, not in django-stubs
         finally:
             if self._writer_turn is not None:
                 self._writer_turn.close()

@@ -167,7 +167,9 @@ class Command(BaseCommand):
         rows = list(Turn.objects.filter(tenant=tenant).values("state", "processing_ms", "llm_ms", "queue_wait_ms"))
         finished = Turn.objects.filter(tenant=tenant).aggregate(last=Max("finished_at"))["last"].timestamp()
         done = [r for r in rows if r["state"] == TurnState.DONE]
-        overhead = [r["processing_ms"] - r["llm_ms"] for r in done if r["processing_ms"] is not None]
+        overhead = [
+            r["processing_ms"] - r["llm_ms"] for r in done if r["processing_ms"] is not None and r["llm_ms"] is not None
+        ]
         waits = [r["queue_wait_ms"] for r in done if r["queue_wait_ms"] is not None]
         llm = [r["llm_ms"] for r in done if r["llm_ms"] is not None]
         elapsed = finished - started

@@ -79,7 +79,7 @@ class Command(BaseCommand):
                     f"{store.total:,} rows ({store.facts:,} facts + {store.episodes:,} episodes): "
                     f"hybrid p95 {timings['hybrid']['p95_ms']} ms"
                 )
-            embed = recall_store.time_embedding(queries)
+            embed = recall_store.time_embedding(queries or [])
             disk = recall_store.disk_usage()
         finally:
             if not keep:

@@ -63,8 +63,9 @@ class Command(BaseCommand):
             self._gate_only(path, max_turns, json_out)
             return
         if workdir := throwaway.enter_rerun():
-            options = Options(path, pace, ks, mode_list, max_turns, concurrency, timeout, stall)
-            result = run(options, workdir, self.stderr)
+            result = run(
+                Options(path, pace, ks, mode_list, max_turns, concurrency, timeout, stall), workdir, self.stderr
+            )
             self.stdout.write(render(result))
             if json_out:
                 Path(json_out).write_text(json.dumps(result, indent=2))
