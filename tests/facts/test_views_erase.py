@@ -8,8 +8,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from facts import services
 from facts.models import DeletionReceipt, Fact, MemoryUser
-from tests.facts.dashboard_helpers import seed_everything, staff_of
+from tests.facts.dashboard_helpers import memory_user, seed_everything, staff_of
 
 
 @pytest.fixture
@@ -75,3 +76,37 @@ def test_it_downloads_the_export_as_a_json_file_named_by_hash(page):
     assert "victim" not in r["Content-Disposition"]
     data = json.loads(r.content)
     assert data["user_id"] == "victim" and page["markers"]["turn"] in data["turns"][0]["user_input"]
+
+
+@pytest.fixture
+def spaced(alice):
+    """A user whose id has a leading and a trailing space (the id rule allows them), with one fact."""
+    user = memory_user(alice.tenant, " bob ")
+    services.fact_store(user=user, text="User likes tea.", actor=services.Actor("api_key", "test:key"))
+    client = Client()
+    client.force_login(staff_of(alice.tenant, "ines"))
+    url = reverse("dashboard-user-erase", kwargs={"tenant_id": alice.tenant.pk, "user_id": " bob "})
+    return client, url
+
+
+def test_it_shows_an_id_with_spaces_exactly_and_says_they_count(spaced):
+    client, url = spaced
+    html = client.get(url).content.decode()
+    assert '<code class="exact-id" style="white-space: pre-wrap"> bob </code>' in html
+    assert "spaces count" in html
+
+
+def test_it_erases_a_user_whose_id_has_spaces_when_typed_exactly(spaced):
+    client, url = spaced
+    r = client.post(url, {"confirm": " bob "})
+    assert r.status_code == 302, r.content.decode()
+    assert not MemoryUser.objects.filter(external_id=" bob ").exists() and not Fact.objects.exists()
+    assert DeletionReceipt.objects.get().scope == "user"
+
+
+def test_it_erases_nothing_when_the_spaces_of_the_id_are_left_out(spaced):
+    client, url = spaced
+    r = client.post(url, {"confirm": "bob"})
+    assert r.status_code == 400 and "not this user" in r.content.decode()
+    assert MemoryUser.objects.filter(external_id=" bob ").exists() and Fact.objects.count() == 1
+    assert not DeletionReceipt.objects.exists()
