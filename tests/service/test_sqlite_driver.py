@@ -36,8 +36,8 @@ def test_the_check_accepts_sqlite_versions_without_the_bug(version):
     assert sqlite_build_errors(version, "SQLite") == []
 
 
-def test_health_names_the_loaded_sqlite(db):
-    body = Client().get("/api/v1/health").json()
+def test_health_names_the_loaded_sqlite(alice):
+    body = Client().get("/api/v1/health", HTTP_AUTHORIZATION=f"Bearer {alice.raw_key}").json()
     assert body["sqlite"] == loaded_sqlite()
     assert body["sqlite"].startswith(f"SQLite {Database.sqlite_version} (sqlean)")
 
