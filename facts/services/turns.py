@@ -109,10 +109,11 @@ def _turn_fields(session_id, user_input, turn_id, assistant_response, occurred_a
 
 def _stored(user: MemoryUser, fields: dict) -> Turn | None:
     """The turn already stored under this turn_id: a client retrying its POST gets it back;
-    different content under the same id is a conflict."""
+    different content (session, either message) under the same id is a conflict. The time is
+    not compared: a retry without occurred_at is stamped anew."""
     existing = Turn.objects.filter(user=user, turn_id=fields["turn_id"]).first()
-    if existing is not None and (
-        existing.session_id != fields["session_id"] or existing.user_input != fields["user_input"]
+    if existing is not None and any(
+        getattr(existing, name) != fields[name] for name in ("session_id", "user_input", "assistant_response")
     ):
         raise Conflict(f"Turn {fields['turn_id']!r} already exists with different content.")
     return existing
