@@ -28,6 +28,8 @@ timeout = int(os.environ.get("WEB_TIMEOUT", "60"))
 graceful_timeout = 30
 keepalive = 5
 accesslog = os.environ.get("WEB_ACCESS_LOG") or None  # "-" for stdout; off by default
+# Request paths name end users: the access log shows a keyed hash of each user id instead.
+logger_class = "memory_service.logredact.RedactingGunicornLogger"
 # Behind a TLS-terminating proxy on another address, list it here so gunicorn
 # trusts its X-Forwarded-* headers (Django's SECURE_PROXY_SSL_HEADER does the rest).
 forwarded_allow_ips = os.environ.get("WEB_FORWARDED_ALLOW_IPS", "127.0.0.1,::1")

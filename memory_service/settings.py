@@ -178,7 +178,9 @@ STORAGES = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # User ids in request paths leave the log as keyed hashes (memory_service/logredact.py).
+    "filters": {"redact_user_ids": {"()": "memory_service.logredact.RedactUserIds"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact_user_ids"]}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
 
@@ -355,6 +357,16 @@ MEMORY_RATE_LIMIT_SLOTS = env.int("MEMORY_RATE_LIMIT_SLOTS", default=16_384)
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 if _redis_url:
     CACHES["ratelimit"] = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _redis_url}
+
+# --- Dashboard sign-in: failed passwords per window (docs/deployment.md) ---------------
+# Counted in the same counters as the API limits. Once an account, or a client address,
+# has this many failures in the window, even the right password is refused (429) until
+# the window ends. Same format as the API limits; "off" turns one off.
+MEMORY_LOGIN_FAILURES_PER_ACCOUNT = env.str("MEMORY_LOGIN_FAILURES_PER_ACCOUNT", default="10/hour")
+MEMORY_LOGIN_FAILURES_PER_ADDRESS = env.str("MEMORY_LOGIN_FAILURES_PER_ADDRESS", default="50/hour")
+# Peers whose X-Forwarded-For names the client (the proxy; gunicorn trusts the same list).
+# Addresses or networks; "*" trusts any peer.
+MEMORY_TRUSTED_PROXIES = env.list("WEB_FORWARDED_ALLOW_IPS", default=["127.0.0.1", "::1"])
 
 # --- Request path: buffered log rows and the API-key cache (docs/measurements.md) ---
 MEMORY_LOG_BUFFER_ROWS = env.int("MEMORY_LOG_BUFFER_ROWS", default=200)
