@@ -5,12 +5,12 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from facts.views import erase, home, queue, users
+from facts.views import erase, home, login, queue, users
 
 T = "t/<uuid:tenant_id>"
 
 urlpatterns = [
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("login/", login.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", home.home, name="dashboard-home"),
     path(f"{T}/", home.overview, name="dashboard-overview"),

@@ -61,6 +61,23 @@ class WindowCounters:
             finally:
                 fcntl.lockf(fd, fcntl.LOCK_UN)
 
+    def peek(self, key: str, now: float | None = None) -> int:
+        """`key`'s count in its live window (0 if none), without adding one."""
+        now = time.time() if now is None else now
+        digest = hashlib.blake2b(key.encode(), digest_size=16).digest()
+        home = int.from_bytes(digest[:8], "little") % self.slots
+        with self._lock:
+            fd, table = self._map()
+            fcntl.lockf(fd, fcntl.LOCK_EX)
+            try:
+                for step in range(PROBES):
+                    held, ends, used = SLOT.unpack_from(table, HEADER.size + (home + step) % self.slots * SLOT.size)
+                    if held == digest and ends > now:
+                        return used
+                return 0
+            finally:
+                fcntl.lockf(fd, fcntl.LOCK_UN)
+
     def _add(self, table: mmap.mmap, digest: bytes, home: int, window_end: float, now: float) -> int:
         free, oldest = None, None
         for step in range(PROBES):

@@ -73,6 +73,25 @@ def check_rate(key_hash: str, request, kind: str | None = None) -> None:
         )
 
 
+def count_in_window(name: str, rate: Rate, *, add: bool = True) -> tuple[int, int]:
+    """Events other than requests (failed sign-ins) counted in the same fixed windows.
+
+    Returns how many `name` has in the current window of `rate`, this one included when
+    `add` (else only a look), and the seconds until that window ends."""
+    now = time.time()
+    window = int(now // rate.seconds)
+    window_end = (window + 1) * rate.seconds
+    cache_key = f"ev:{name}:{rate.seconds}:{window}"
+    used = _count(cache_key, rate.seconds, window_end) if add else _peek(cache_key)
+    return used, max(1, math.ceil(window_end - now))
+
+
+def _peek(cache_key: str) -> int:
+    if "ratelimit" not in settings.CACHES:
+        return counters.for_settings(settings.VAR_DIR, settings.MEMORY_RATE_LIMIT_SLOTS).peek(cache_key)
+    return int(caches["ratelimit"].get(cache_key, 0))
+
+
 def _count(cache_key: str, seconds: int, window_end: float) -> int:
     if "ratelimit" not in settings.CACHES:
         return counters.for_settings(settings.VAR_DIR, settings.MEMORY_RATE_LIMIT_SLOTS).count(cache_key, window_end)

@@ -1,9 +1,13 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from facts.views.login import AdminLoginForm
 from mcp_server.views import mcp_endpoint
 from mem0_api.api import mem0_api
 from memory_service.api import api
+
+# The admin's sign-in counts failed passwords with the dashboard's (facts/views/login.py).
+admin.site.login_form = AdminLoginForm
 
 urlpatterns = [
     path("api/v1/", api.urls),
