@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import Annotated
 from uuid import UUID
 
 from ninja import Query, Router, Status
@@ -10,6 +11,11 @@ from facts import privacy, selectors, services
 from facts.schemas import DeletedOut, FactIn, FactListFilters, FactOut, FactPage, FactPatchIn, HistoryOut
 from memory_service.auth import require_scope
 from memory_service.schemas import ERRORS, UserId, errors
+
+# A key normalises to lower-case letters, digits, "_", "." and "-" (facts.services.normalise_key);
+# one with none of those but "_" would select the facts without a key, so the schema states
+# (unanchored: somewhere in the value) what the service refuses with rule key_required.
+FORGET_KEY_PATTERN = "[A-Za-z0-9.-]"
 
 router = Router(tags=["facts"])
 
@@ -32,7 +38,7 @@ def list_facts(request, user_id: UserId, filters: Query[FactListFilters]):
 
 
 @router.delete("/users/{user_id}/facts", response={200: DeletedOut, **errors(401, 403, 404, 422)})
-def delete_facts_by_key(request, user_id: UserId, key: str):
+def delete_facts_by_key(request, user_id: UserId, key: Annotated[str, Query(pattern=FORGET_KEY_PATTERN)]):
     tenant = require_scope(request, "write")
     user = services.memory_user_get(tenant=tenant, user_id=user_id)
     # The dashboard's path: a deletion receipt, then the WAL checkpoint after commit.

@@ -7,7 +7,7 @@ from uuid import UUID
 from django.conf import settings
 from ninja import Field, Schema
 
-from facts.guard import UNTRUSTED_TEXT_CHARS_REFUSED
+from facts.guard import MAX_ENTITY_CHARS, UNTRUSTED_TEXT_CHARS_REFUSED
 from facts.models import Category, Status
 from memory_service.schemas import JSON_NUMBER, IsoDateTime, ObjectIn
 
@@ -25,6 +25,19 @@ FACT_TEXT = {
     "description": "One line; refused with a 422 and its rule when the injection floor (docs/api.md) says so",
 }
 
+# Entity names pass the same floor (facts.guard.check_entity_name): one line, no control or
+# invisible characters, at most MAX_ENTITY_CHARS once stripped. Stated here, enforced there.
+EntityName = Annotated[
+    str,
+    Field(
+        json_schema_extra={
+            "pattern": f"^[^{_REFUSED}]*$",
+            "maxLength": MAX_ENTITY_CHARS,
+            "description": "One line; refused with a 422 and its rule when the injection floor says so",
+        }
+    ),
+]
+
 
 class FactIn(ObjectIn):
     text: str = Field(..., min_length=1, max_length=20_000, json_schema_extra=FACT_TEXT)
@@ -34,7 +47,7 @@ class FactIn(ObjectIn):
     valid_from: IsoDateTime | None = None
     event_time: IsoDateTime | None = None
     value_json: Any = None
-    entities: list[str] | None = Field(None, max_length=4)
+    entities: list[EntityName] | None = Field(None, max_length=4)
 
 
 class FactPatchIn(ObjectIn):
@@ -42,7 +55,7 @@ class FactPatchIn(ObjectIn):
     category: Category | None = None
     key: str | None = Field(None, max_length=64)
     confidence: Confidence | None = None
-    entities: list[str] | None = Field(None, max_length=4)
+    entities: list[EntityName] | None = Field(None, max_length=4)
 
 
 class FactOut(Schema):
