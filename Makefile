@@ -46,8 +46,11 @@ dev: migrate
 system-deps:
 	bash scripts/system-deps.sh
 
+# The whole suite on the embedded SQLite default, then every test that does not depend on
+# the engine again on a private PostgreSQL 16 with pgvector (tests/on_postgres.py, pgserver).
 test: install-dev migrate system-deps
 	$(PY) -m pytest
+	$(PY) tests/on_postgres.py -m "not sqlite_only and not browser"
 
 # Formatting, lint rules and types (mypy with the django-stubs plugin); settings in pyproject.toml.
 lint: install-dev

@@ -28,6 +28,7 @@ class HealthOut(Schema):
     """What anyone sees: each component's word."""
 
     status: str  # ok or degraded
+    engine: str  # sqlite or postgresql (DATABASE_URL)
     database: str  # ok or error
     broker: str  # ok, error, eager (no broker: tasks run in the web process) or unknown
     embedder: str  # ok or error (not ready)
@@ -37,6 +38,7 @@ class HealthDetailsOut(Schema):
     """What a request with a valid API key sees."""
 
     status: str  # ok or degraded
+    engine: str  # sqlite or postgresql (DATABASE_URL)
     database: str  # ok or "error: <reason>"
     sqlite: str  # the SQLite build the driver loaded, e.g. 'SQLite 3.50.4 (sqlean)'
     broker: str  # ok, "error: <reason>", eager or unknown
@@ -116,6 +118,19 @@ def health(request):
         from recall.reports import embedder_health
 
         ready = embedder_health()["ready"]
-        return HealthOut(status=status, database=_word(db), broker=_word(broker), embedder="ok" if ready else "error")
-    details = {"status": status, "database": db, "sqlite": loaded_sqlite(), "broker": broker, **component_states()}
+        return HealthOut(
+            status=status,
+            engine=settings.DATABASE_ENGINE,
+            database=_word(db),
+            broker=_word(broker),
+            embedder="ok" if ready else "error",
+        )
+    details = {
+        "status": status,
+        "engine": settings.DATABASE_ENGINE,
+        "database": db,
+        "sqlite": loaded_sqlite(),
+        "broker": broker,
+        **component_states(),
+    }
     return HealthDetailsOut(**_masked(details))

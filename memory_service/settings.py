@@ -120,26 +120,44 @@ TEMPLATES = [
 ]
 
 # --- Database -----------------------------------------------------------------
+# The embedded default is a SQLite file; postgresql://user:password@host:port/name (psycopg 3,
+# PostgreSQL with pgvector) serves many hosts (docs/deployment.md, "Many hosts").
 DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'memory.sqlite3'}"),
 }
-if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
-    raise ImproperlyConfigured("DATABASE_URL must be a sqlite:/// URL: the recall index lives in SQLite.")
-DATABASES["default"]["ENGINE"] = "memory_service.db"
+_ENGINES = {"django.db.backends.sqlite3": "sqlite", "django.db.backends.postgresql": "postgresql"}
+DATABASE_ENGINE = _ENGINES.get(DATABASES["default"]["ENGINE"], "")
+if not DATABASE_ENGINE:
+    raise ImproperlyConfigured(
+        "DATABASE_URL must be sqlite:///path/to/file.sqlite3 or postgresql://user:password@host:port/name."
+    )
 # Keep each server thread's connection open across requests: opening and
 # closing a WAL connection per request costs a file open, the sqlite-vec load
 # and the PRAGMAs every time, and is the pattern that deadlocked SQLite
-# 3.51.0-3.51.1 (memory_service/sqlite_driver.py). 0 closes after every request.
+# 3.51.0-3.51.1 (memory_service/sqlite_driver.py); a PostgreSQL connection costs
+# a login. 0 closes after every request.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=600)
-# Django's SQLite backend always reports a connection usable, so this costs
-# nothing here; it matters if the database ever becomes a server.
+# A PostgreSQL server can restart or drop an idle connection; SQLite's check costs nothing.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-DATABASES["default"]["OPTIONS"] = {
-    "timeout": env.float("SQLITE_BUSY_TIMEOUT_SECONDS", default=30.0),
-    # BEGIN IMMEDIATE takes the write lock up front, so concurrent writers wait
-    # on busy_timeout instead of failing with "database is locked" on upgrade.
-    "transaction_mode": "IMMEDIATE",
-}
+if DATABASE_ENGINE == "sqlite":
+    DATABASES["default"]["ENGINE"] = "memory_service.db"
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": env.float("SQLITE_BUSY_TIMEOUT_SECONDS", default=30.0),
+        # BEGIN IMMEDIATE takes the write lock up front, so concurrent writers wait
+        # on busy_timeout instead of failing with "database is locked" on upgrade.
+        "transaction_mode": "IMMEDIATE",
+    }
+else:
+    _pg = DATABASES["default"]
+    # postgresql://user@/name?host=/run/socket-folder: the socket folder is the host.
+    if not _pg.get("HOST") and "host" in _pg.get("OPTIONS", {}):
+        _pg["HOST"] = _pg["OPTIONS"].pop("host")
+# After an erase or forget on PostgreSQL (memory_service/db/scrub.py): full rewrites the
+# user-data tables so deleted rows leave the data files; plain marks their space reusable;
+# off leaves it to autovacuum.
+MEMORY_POSTGRES_ERASE_VACUUM = env.str("MEMORY_POSTGRES_ERASE_VACUUM", default="full")
+if MEMORY_POSTGRES_ERASE_VACUUM not in ("full", "plain", "off"):
+    raise ImproperlyConfigured("MEMORY_POSTGRES_ERASE_VACUUM must be full, plain or off.")
 # Per connection: SQLite's own page cache, and how much of the file it may map. Mapped
 # pages are read in place from the OS cache (shared by every connection and process)
 # instead of copied by a read() each: a recall over 1,000 episodes reads about 1,000
@@ -147,10 +165,11 @@ DATABASES["default"]["OPTIONS"] = {
 SQLITE_CACHE_MB = env.int("SQLITE_CACHE_MB", default=2)
 SQLITE_MMAP_MB = env.int("SQLITE_MMAP_MB", default=4096)
 # A real file for tests too (Django would pick :memory:); the pid keeps
-# parallel test runs on one machine apart.
-DATABASES["default"]["TEST"] = {
-    "NAME": env.str("DATABASE_TEST_NAME", default=str(VAR_DIR / f"test-{os.getpid()}.sqlite3")),
-}
+# parallel test runs on one machine apart (on PostgreSQL, a database of their own).
+_test_name = (
+    str(VAR_DIR / f"test-{os.getpid()}.sqlite3") if DATABASE_ENGINE == "sqlite" else f"test_memory_{os.getpid()}"
+)
+DATABASES["default"]["TEST"] = {"NAME": env.str("DATABASE_TEST_NAME", default=_test_name)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Auth, i18n, static ---------------------------------------------------------

@@ -1,11 +1,13 @@
-"""System checks: the recall index needs FTS5 and sqlite-vec on every connection."""
+"""System checks: the recall index needs FTS5 and sqlite-vec on every SQLite connection,
+and the pgvector extension in a PostgreSQL database."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
 
-from django.core.checks import Error, register
+from django.conf import settings
+from django.core.checks import Error, Tags, register
 from django.db import connection
 
 
@@ -21,6 +23,8 @@ def check_sqlite_extensions(app_configs=None, **kwargs):
     # A worker machine for the llm/embed queues has no database file; opening
     # one here would create an empty file. Connections still fail loudly
     # (memory_service.db) if the extensions are missing where a database is used.
+    if settings.DATABASE_ENGINE != "sqlite":
+        return []
     name = str(connection.settings_dict["NAME"])
     if name != ":memory:" and not name.startswith("file:") and not Path(name).exists():
         return []
@@ -53,3 +57,26 @@ def extension_errors(query: Callable[[str], tuple]) -> list[Error]:
             )
         )
     return errors
+
+
+# Tagged "database": it needs the server, which `manage.py check --database default`,
+# migrate and the test run reach; a web or worker start does not wait for it.
+@register(Tags.database)
+def check_pgvector(app_configs=None, databases=None, **kwargs):
+    if settings.DATABASE_ENGINE != "postgresql" or not databases:
+        return []
+    try:
+        # Available on the server is enough before migrate: recall 0008 creates the extension.
+        found = _django_query("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'")
+    except Exception as exc:
+        return [Error(f"Could not open the database: {exc}", id="recall.E000")]
+    if found is None:
+        return [
+            Error(
+                "The PostgreSQL server has no pgvector extension; the recall index needs it.",
+                hint="Install pgvector on the database server (the package for its PostgreSQL version); "
+                'see docs/deployment.md, "Many hosts".',
+                id="recall.E003",
+            )
+        ]
+    return []

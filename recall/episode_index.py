@@ -16,9 +16,10 @@ from recall.index import Document, document_of_text, exchange_of, with_answered
 from recall.tables import EPISODES
 
 
-def episode_documents(turn_ids: list[int]) -> dict[int, Document]:
-    """The indexed documents of those turns that are episodes now."""
-    rows = with_answered(Turn.objects.episodes().filter(pk__in=turn_ids))
+def episode_documents(turn_ids: list[int], *, lock: bool = False) -> dict[int, Document]:
+    """The indexed documents of those turns that are episodes now (rows locked with `lock`)."""
+    turns = Turn.objects.episodes().filter(pk__in=turn_ids)
+    rows = with_answered(turns.select_for_update() if lock else turns)
     return {
         pk: document_of_text(pk, user_id, text, exchange_of(answered, reply))
         for pk, user_id, text, answered, reply in rows.values_list(

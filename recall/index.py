@@ -122,8 +122,10 @@ def documents(facts: list[Fact]) -> dict[int, Document]:
     }
 
 
-def live_documents(fact_ids: list[int]) -> dict[int, Document]:
+def live_documents(fact_ids: list[int], *, lock: bool = False) -> dict[int, Document]:
     facts = Fact.objects.live().filter(pk__in=fact_ids).prefetch_related("entity_tags__entity")
+    if lock:
+        facts = facts.select_for_update()
     return documents(list(facts))
 
 

@@ -114,8 +114,14 @@ def indexes_here() -> bool:
 # --- indexing a batch ----------------------------------------------------------------------
 
 
-def _documents(fact_ids: list[int], turn_ids: list[int]) -> dict[str, dict[int, Document]]:
-    return {Kind.FACT: index.live_documents(fact_ids), Kind.EPISODE: episode_index.episode_documents(turn_ids)}
+def _documents(fact_ids: list[int], turn_ids: list[int], *, lock: bool = False) -> dict[str, dict[int, Document]]:
+    """The documents as they are now; `lock` (inside the write transaction) holds their rows until
+    commit, so a forget waits for this write or this write sees the forget (on PostgreSQL; SQLite's
+    one writer already orders them)."""
+    return {
+        Kind.FACT: index.live_documents(fact_ids, lock=lock),
+        Kind.EPISODE: episode_index.episode_documents(turn_ids, lock=lock),
+    }
 
 
 _TABLES: dict[str, Tables] = {Kind.FACT: FACTS, Kind.EPISODE: EPISODES}
@@ -166,7 +172,7 @@ def index_items(fact_ids, turn_ids, *, vectors: str = "auto", embedder=None) -> 
         log.warning("embedding for %d facts and %d episodes failed: %s", len(fact_ids), len(turn_ids), exc)
         _report_embedder(error)
     with transaction.atomic():
-        batch = _write(_documents(fact_ids, turn_ids), fact_ids, turn_ids, computed, model, vectors)
+        batch = _write(_documents(fact_ids, turn_ids, lock=True), fact_ids, turn_ids, computed, model, vectors)
     batch.embed_error = error
     if batch.to_embed:
         from recall.tasks import send_to_embed
@@ -230,7 +236,8 @@ def store_vectors(items: list[dict]) -> int:
             if not mine:
                 continue
             ids = [i["fact_id"] for i in mine]
-            docs = _documents(ids, [])[Kind.FACT] if kind == Kind.FACT else _documents([], ids)[Kind.EPISODE]
+            found = _documents(ids, [], lock=True) if kind == Kind.FACT else _documents([], ids, lock=True)
+            docs = found[kind]
             rows = [
                 (doc.fact_id, doc.user_id, i["model"], doc.digest, index.decode_vector(i["vector"]).tobytes())
                 for i in mine

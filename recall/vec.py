@@ -1,101 +1,23 @@
-"""Raw SQL over a vector table (recall_vector, or recall_episode_vector with `t=EPISODES`):
-float32 blobs, exact per-user scan.
+"""The vector index of the engine in use: recall/engines/<engine>/vec.py.
 
-A user's vectors are found through the index on user_id and ranked with
-sqlite-vec's vec_distance_cosine, so the cost is that user's row count,
-whatever the table holds (docs/measurements.md: ~0.5 ms at 1M rows).
+Every function (upsert, delete, delete_user, count_user, indexed, vectors,
+search, all_ids, total_rows) has the same signature and meaning on each
+engine; vectors go in as float32 blobs (to_blob) and come out as numpy
+arrays, and search returns [(id, cosine distance)], nearest first.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
-from django.db import connection
 
-from recall.tables import FACTS, Tables
+from recall.engines import part
 
 
 def to_blob(vector) -> bytes:
     return np.asarray(vector, dtype=np.float32).tobytes()
 
 
-def upsert(rows: Iterable[tuple[int, int, str, str, bytes]], t: Tables = FACTS) -> int:
-    """(fact_id, user_id, model, text_hash, float32 blob) rows."""
-    rows = list(rows)
-    if rows:
-        with connection.cursor() as cursor:
-            cursor.executemany(
-                f"INSERT OR REPLACE INTO {t.vector}({t.id}, user_id, model, text_hash, embedding) "
-                "VALUES (%s, %s, %s, %s, %s)",
-                rows,
-            )
-    return len(rows)
-
-
-def delete(fact_ids: Iterable[int], t: Tables = FACTS) -> int:
-    ids = [(int(i),) for i in fact_ids]
-    removed = 0
-    with connection.cursor() as cursor:
-        for row in ids:
-            cursor.execute(f"DELETE FROM {t.vector} WHERE {t.id} = %s", row)
-            removed += cursor.rowcount
-    return removed
-
-
-def delete_user(user_id: int, t: Tables = FACTS) -> int:
-    with connection.cursor() as cursor:
-        cursor.execute(f"DELETE FROM {t.vector} WHERE user_id = %s", [user_id])
-        return cursor.rowcount
-
-
-def count_user(user_id: int, t: Tables = FACTS) -> int:
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT COUNT(*) FROM {t.vector} WHERE user_id = %s", [user_id])
-        return int(cursor.fetchone()[0])
-
-
-def indexed(fact_ids: Iterable[int], t: Tables = FACTS) -> dict[int, tuple[str, str]]:
-    """fact_id -> (model, text_hash) for the ids that have a vector."""
-    found: dict[int, tuple[str, str]] = {}
-    with connection.cursor() as cursor:
-        for fid in fact_ids:
-            cursor.execute(f"SELECT model, text_hash FROM {t.vector} WHERE {t.id} = %s", [int(fid)])
-            row = cursor.fetchone()
-            if row:
-                found[int(fid)] = (row[0], row[1])
-    return found
-
-
-def vectors(fact_ids: Iterable[int], t: Tables = FACTS) -> dict[int, np.ndarray]:
-    found: dict[int, np.ndarray] = {}
-    with connection.cursor() as cursor:
-        for fid in fact_ids:
-            cursor.execute(f"SELECT embedding FROM {t.vector} WHERE {t.id} = %s", [int(fid)])
-            row = cursor.fetchone()
-            if row:
-                found[int(fid)] = np.frombuffer(row[0], dtype=np.float32)
-    return found
-
-
-def search(user_id: int, query_vector, limit: int, model: str, t: Tables = FACTS) -> list[tuple[int, float]]:
-    """The user's nearest facts by cosine distance: [(fact_id, distance)]."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {t.id}, vec_distance_cosine(embedding, %s) AS distance FROM {t.vector} "
-            "WHERE user_id = %s AND model = %s ORDER BY distance LIMIT %s",
-            [to_blob(query_vector), user_id, model, limit],
-        )
-        return [(row[0], row[1]) for row in cursor.fetchall()]
-
-
-def total_rows(t: Tables = FACTS) -> int:
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT count(*) FROM {t.vector}")
-        return cursor.fetchone()[0]
-
-
-def all_ids(t: Tables = FACTS) -> list[int]:
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {t.id} FROM {t.vector} ORDER BY {t.id}")
-        return [row[0] for row in cursor.fetchall()]
+def __getattr__(name: str) -> Any:
+    return getattr(part("vec"), name)

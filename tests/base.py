@@ -58,3 +58,64 @@ class ApiClient:
 
     def delete(self, path, **params):
         return self._call("delete", path, **params)
+
+
+def database_url() -> str:
+    """A URL of the database this test process runs on, for the processes a test starts."""
+    from django.db import connection
+
+    settings = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{settings['NAME']}"
+    return _postgres_url(settings, settings["NAME"])
+
+
+def _postgres_url(settings: dict, name: str) -> str:
+    credentials = f"{settings['USER']}:{settings['PASSWORD'] or ''}"
+    host = settings["HOST"] or ""
+    if host.startswith("/"):  # a socket folder
+        return f"postgresql://{credentials}@/{name}?host={host}"
+    return f"postgresql://{credentials}@{host}:{settings['PORT'] or 5432}/{name}"
+
+
+def _server_dsn() -> dict:
+    """psycopg's connection arguments for the PostgreSQL server of this run (DATABASE_URL)."""
+    import os
+
+    import environ
+
+    server = environ.Env.db_url_config(os.environ["DATABASE_URL"])
+    if not server["HOST"] and "host" in server["OPTIONS"]:
+        server["HOST"] = server["OPTIONS"]["host"]
+    dsn = {"dbname": server["NAME"], "user": server["USER"], "password": server["PASSWORD"], "host": server["HOST"]}
+    if server.get("PORT"):
+        dsn["port"] = server["PORT"]
+    return dsn
+
+
+def postgres_checkpoint() -> None:
+    """Write every dirty page to the data files (they stay in shared buffers until a checkpoint)."""
+    import psycopg
+
+    with psycopg.connect(**_server_dsn(), autocommit=True) as conn:
+        conn.execute("CHECKPOINT")
+
+
+def service_database_url(folder) -> str:
+    """A fresh, empty database for a server or worker a test starts: a file in `folder` on
+    SQLite; on PostgreSQL a new database on the server the run uses (tests/on_postgres.py),
+    named after the folder, so nothing is shared with the test database."""
+    import os
+    import re
+
+    import psycopg
+
+    if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        return f"sqlite:///{folder}/memory.sqlite3"
+    dsn = _server_dsn()
+    name = "svc_" + re.sub(r"[^a-z0-9]+", "_", str(folder).lower())[-50:].strip("_")
+    with psycopg.connect(**dsn, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    server = {"USER": dsn["user"], "PASSWORD": dsn["password"], "HOST": dsn["host"], "PORT": dsn.get("port")}
+    return _postgres_url(server, name)

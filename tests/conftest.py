@@ -1,7 +1,8 @@
 """Shared fixtures: three tenants (alice, bob, charlie) and API clients for them.
 
 Tests run against a real SQLite file (settings.DATABASES TEST NAME) with FTS5
-and sqlite-vec loaded, and Celery in eager mode unless a test starts workers.
+and sqlite-vec loaded, or a real PostgreSQL with pgvector (tests/on_postgres.py),
+and Celery in eager mode unless a test starts workers.
 """
 
 from __future__ import annotations
@@ -32,6 +33,17 @@ def pytest_sessionfinish(session, exitstatus):
             f"Processes started by tests were still running:\n{listing}", red=True
         )
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_collection_modifyitems(config, items):
+    from django.conf import settings
+
+    if settings.DATABASE_ENGINE == "sqlite":
+        return
+    skip = pytest.mark.skip(reason="about SQLite itself; this run is on PostgreSQL")
+    for item in items:
+        if "sqlite_only" in item.keywords:
+            item.add_marker(skip)
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -22,3 +22,22 @@ def file_bytes(path: Path) -> bytes:
     if not path.exists():
         return b""
     return subprocess.run(["cat", "--", str(path)], capture_output=True, check=True).stdout
+
+
+def postgres_data_files() -> dict[str, bytes]:
+    """Every table and index file of the PostgreSQL cluster the run uses (tests/on_postgres.py
+    sets MEMORY_TEST_PGDATA): base/ (all databases) and global/. Not pg_wal/: the write-ahead
+    log keeps deleted rows until its segments are recycled (docs/deployment.md, "What erased
+    means on PostgreSQL")."""
+    import os
+
+    from tests.base import postgres_checkpoint
+
+    postgres_checkpoint()
+    data = Path(os.environ["MEMORY_TEST_PGDATA"])
+    files = {}
+    for folder in (data / "base", data / "global"):
+        for path in folder.rglob("*"):
+            if path.is_file():
+                files[str(path.relative_to(data))] = path.read_bytes()
+    return files

@@ -247,6 +247,7 @@ def apply(job: dict, result: dict) -> None:
         return
     try:
         with transaction.atomic():
+            services.lock_user(turn.user)
             # Compare-and-set: of two deliveries of one result (or two chains of one turn), one applies.
             claimed = Turn.objects.filter(pk=turn.pk, state__in=[TurnState.EXTRACTING, TurnState.FAILED]).update(
                 state=TurnState.DONE, last_error=""

@@ -20,7 +20,7 @@ from facts.services.lifecycle import fact_expire, fact_forget, fact_supersede, f
 from facts.services.normalise import normalise_category, normalise_key, text_hash
 from facts.services.pending import pending_approve, pending_reject, supersede_target
 from facts.services.store import StoreResult, fact_get, fact_store, facts_store_for_user
-from facts.services.users import ID_MAX, memory_user_get, memory_user_get_or_create, validate_id
+from facts.services.users import ID_MAX, lock_user, memory_user_get, memory_user_get_or_create, validate_id
 
 __all__ = [
     "ID_MAX",
@@ -35,6 +35,7 @@ __all__ = [
     "facts_forget",
     "facts_forget_by_key",
     "facts_store_for_user",
+    "lock_user",
     "memory_user_get",
     "memory_user_get_or_create",
     "normalise_category",

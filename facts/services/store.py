@@ -17,7 +17,7 @@ from facts.services.actors import Actor
 from facts.services.budgets import check_budget, same_meter
 from facts.services.changes import announce_facts_changed, record, snapshot
 from facts.services.normalise import normalise_category, normalise_key, text_hash
-from facts.services.users import memory_user_get_or_create
+from facts.services.users import lock_user, memory_user_get_or_create
 from memory_service.errors import NotFound
 
 
@@ -93,6 +93,7 @@ def fact_store(
     """
     text = check_fact_text(text)
     entities = check_entity_names(entities)
+    lock_user(user)
     category = normalise_category(category)
     key = normalise_key(key)
     now = timezone.now()

@@ -28,6 +28,13 @@ def memory_user_get(*, tenant: Tenant, user_id: str) -> MemoryUser:
     return user
 
 
+def lock_user(user: MemoryUser) -> None:
+    """Inside a transaction: hold the user's row until commit, so two writers of one user's facts,
+    entities and edges (two web hosts, two workers) take turns and neither inserts what the other
+    just did. On PostgreSQL a row lock; SQLite's single writer already serialises them."""
+    list(MemoryUser.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+
+
 def memory_user_get_or_create(*, tenant: Tenant, user_id: str) -> MemoryUser:
     validate_id(user_id, "user_id")
     try:

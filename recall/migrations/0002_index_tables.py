@@ -15,6 +15,8 @@ Why this layout (see docs/measurements.md and docs/recall.md):
 
 from django.db import migrations
 
+from recall.migrations._engine import OnlyOn
+
 FORWARD = [
     """
     CREATE VIRTUAL TABLE recall_fts USING fts5(
@@ -56,4 +58,4 @@ REVERSE = [
 class Migration(migrations.Migration):
     dependencies = [("recall", "0001_initial")]
 
-    operations = [migrations.RunSQL(sql=FORWARD, reverse_sql=REVERSE)]
+    operations = [OnlyOn("sqlite", migrations.RunSQL(sql=FORWARD, reverse_sql=REVERSE))]

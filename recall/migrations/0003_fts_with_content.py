@@ -13,6 +13,8 @@ next sync or `rebuild_recall_index` rewrites every row from the current code.
 
 from django.db import migrations
 
+from recall.migrations._engine import OnlyOn
+
 from recall.query import indexed_text
 
 CREATE = """
@@ -48,15 +50,18 @@ class Migration(migrations.Migration):
     dependencies = [("recall", "0002_index_tables"), ("facts", "0001_initial")]
 
     operations = [
-        migrations.RunSQL(
-            sql=[
-                "DROP TABLE IF EXISTS recall_fts_vocab",
-                "DROP TABLE IF EXISTS recall_fts",
-                CREATE,
-                "INSERT INTO recall_fts(recall_fts, rank) VALUES('secure-delete', 1)",
-                "CREATE VIRTUAL TABLE recall_fts_vocab USING fts5vocab(recall_fts, 'row')",
-            ],
-            reverse_sql=migrations.RunSQL.noop,
+        OnlyOn(
+            "sqlite",
+            migrations.RunSQL(
+                sql=[
+                    "DROP TABLE IF EXISTS recall_fts_vocab",
+                    "DROP TABLE IF EXISTS recall_fts",
+                    CREATE,
+                    "INSERT INTO recall_fts(recall_fts, rank) VALUES('secure-delete', 1)",
+                    "CREATE VIRTUAL TABLE recall_fts_vocab USING fts5vocab(recall_fts, 'row')",
+                ],
+                reverse_sql=migrations.RunSQL.noop,
+            ),
         ),
-        migrations.RunPython(reindex_live_facts, migrations.RunPython.noop),
+        OnlyOn("sqlite", migrations.RunPython(reindex_live_facts, migrations.RunPython.noop)),
     ]

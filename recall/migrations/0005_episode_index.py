@@ -11,6 +11,8 @@ Existing turns are indexed by `rebuild_recall_index` / `reindex_embeddings`.
 
 from django.db import migrations
 
+from recall.migrations._engine import OnlyOn
+
 FORWARD = [
     """
     CREATE VIRTUAL TABLE recall_episode_fts USING fts5(
@@ -49,4 +51,4 @@ REVERSE = [
 class Migration(migrations.Migration):
     dependencies = [("recall", "0004_embedder_report")]
 
-    operations = [migrations.RunSQL(sql=FORWARD, reverse_sql=REVERSE)]
+    operations = [OnlyOn("sqlite", migrations.RunSQL(sql=FORWARD, reverse_sql=REVERSE))]

@@ -9,6 +9,7 @@ again under that owner, split where FTS5 splits them.
 
 from django.db import migrations
 
+from recall.migrations._engine import OnlyOn
 from recall.query import FTS5_SEPARATORS, indexed_text
 from recall.tables import EPISODES, FACTS
 
@@ -46,4 +47,4 @@ def split_separators(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [("recall", "0006_index_outbox")]
 
-    operations = [migrations.RunPython(split_separators, migrations.RunPython.noop)]
+    operations = [OnlyOn("sqlite", migrations.RunPython(split_separators, migrations.RunPython.noop))]

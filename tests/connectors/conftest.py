@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.base import service_database_url
 from tests.integration.stack import Proc, clean_env, manage, start_web
 
 # mem0ai reads these when imported: no telemetry (it would call out), its config in a temp folder.
@@ -63,9 +64,7 @@ def live(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("connectors")
     var = tmp / "var"
     var.mkdir()
-    env = clean_env(
-        DATABASE_URL=f"sqlite:///{var / 'memory.sqlite3'}", MEMORY_VAR_DIR=str(var), CELERY_TASK_ALWAYS_EAGER="1"
-    )
+    env = clean_env(DATABASE_URL=service_database_url(var), MEMORY_VAR_DIR=str(var), CELERY_TASK_ALWAYS_EAGER="1")
     manage(["migrate", "--noinput", "-v", "0"], env)
     alice_id, alice = _tenant("alice", env)
     _, bob = _tenant("bob", env)

@@ -1,7 +1,8 @@
 """Forgetting a fact leaves no byte of its words in the database files, whichever door asked:
 REST (by id and by key), MCP `delete_memory`, mem0's delete and delete-all, and the dashboard's
 forget-key. Each door is driven with its real client against a live server; the files are read
-from a child process (tests/db_files.py). One forget in facts.services serves them all."""
+from a child process (tests/db_files.py), on PostgreSQL the cluster's table and index files after
+the VACUUM (FULL) each forget runs. One forget in facts.services serves them all."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 from mem0 import MemoryClient
 
 from tests.connectors.test_mcp_http import ok, session
-from tests.db_files import file_bytes
+from tests.db_files import file_bytes, postgres_data_files
 from tests.integration.stack import manage
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
@@ -37,6 +38,8 @@ def _store(live, user_id: str, text: str, key: str) -> str:
 
 
 def _files(live) -> dict[str, bytes]:
+    if live.env["DATABASE_URL"].startswith("postgres"):
+        return postgres_data_files()
     db = live.tmp / "var" / "memory.sqlite3"
     return {suffix or "db": file_bytes(Path(f"{db}{suffix}")) for suffix in ("", "-wal", "-shm")}
 

@@ -14,7 +14,7 @@ from django.db import connection
 
 from facts.models import Fact, FactHistory, MemoryUser, Turn
 from facts.services.turns import turn_post
-from tests.base import make_tenant
+from tests.base import database_url, make_tenant
 
 ROOT = Path(__file__).resolve().parents[2]
 WRITERS = 4
@@ -26,7 +26,7 @@ def test_parallel_writer_processes_lose_nothing(tmp_path):
     tenant = make_tenant("busy").tenant
     env = {
         **os.environ,
-        "DATABASE_URL": f"sqlite:///{connection.settings_dict['NAME']}",
+        "DATABASE_URL": database_url(),
         "MEMORY_VAR_DIR": str(tmp_path),
         # A broker folder with no worker: after-commit tasks queue as files, like a web process.
         "CELERY_BROKER_URL": "filesystem://",

@@ -17,6 +17,9 @@ from recall import indexer
 from tests.db_files import file_bytes
 from tests.facts.dashboard_helpers import seed_everything
 
+# About SQLite's own files and build; tests/facts/test_privacy_raw_bytes_postgresql.py reads PostgreSQL's.
+pytestmark = pytest.mark.sqlite_only
+
 
 def _database_bytes() -> dict[str, bytes]:
     name = Path(connection.settings_dict["NAME"])

@@ -12,6 +12,8 @@ from django.db import connection
 
 from recall.checks import check_sqlite_extensions, extension_errors
 
+pytestmark = pytest.mark.sqlite_only
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

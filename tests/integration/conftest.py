@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bench.scripted_llm import rules_responder
+from tests.base import service_database_url
 from tests.fake_llm import FakeLLM
 from tests.integration.stack import ROOT, Http, Proc, clean_env, manage, start_redis, start_web, start_worker
 
@@ -44,7 +45,7 @@ def stack(tmp_path_factory):
         broker = {"CELERY_BROKER_URL": broker_url, "CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT)}
         var = tmp / "db-host"
         var.mkdir()
-        db_env = clean_env(DATABASE_URL=f"sqlite:///{var / 'memory.sqlite3'}", MEMORY_VAR_DIR=str(var), **broker)
+        db_env = clean_env(DATABASE_URL=service_database_url(var), MEMORY_VAR_DIR=str(var), **broker)
         manage(["migrate", "--noinput", "-v", "0"], db_env)
         key = re.search(r"^api_key=(\S+)$", manage(["create_tenant", "integration"], db_env), re.MULTILINE).group(1)
 

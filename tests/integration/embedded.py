@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 from django.conf import settings
-from django.db import connection
 from kombu import pools as kombu_pools
 from kombu.transport import sqlalchemy as kombu_sqla
 from sqlalchemy import func, select
@@ -18,6 +17,7 @@ from sqlalchemy import func, select
 from facts import bookkeeping
 from memory_service.broker import make_engine
 from memory_service.celery import app as celery_app
+from tests.base import database_url
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -72,7 +72,7 @@ def start_worker(tmp_path: Path, *extra: str, embedding_threads: int = 2) -> sub
     from MEMORY_VAR_DIR through settings."""
     env = {
         **os.environ,
-        "DATABASE_URL": f"sqlite:///{connection.settings_dict['NAME']}",
+        "DATABASE_URL": database_url(),
         "MEMORY_VAR_DIR": str(tmp_path),
         "CELERY_TASK_ALWAYS_EAGER": "0",
         "MEMORY_BROKER_POLL_SECONDS": "0.05",

@@ -15,6 +15,7 @@ import subprocess
 
 import pytest
 
+from tests.base import service_database_url
 from tests.integration.stack import BIN, ROOT, Http, Proc, clean_env, manage, start_web
 
 EXAMPLES_PER_ROUTE = 12
@@ -50,7 +51,7 @@ def _seed(http: Http) -> dict:
 def live_api(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("openapi-contract")
     env = clean_env(
-        DATABASE_URL=f"sqlite:///{tmp / 'memory.sqlite3'}",
+        DATABASE_URL=service_database_url(tmp),
         MEMORY_VAR_DIR=str(tmp),
         # No broker or workers here: extraction and projections run inside the request.
         CELERY_TASK_ALWAYS_EAGER="1",

@@ -18,7 +18,7 @@ from bench import recall_store
 from recall.query import namespace
 from recall.services import recall
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sqlite_only]
 
 _QUOTED = re.compile(r'"([^"]*)"')
 

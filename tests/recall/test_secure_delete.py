@@ -19,6 +19,7 @@ def _file_bytes() -> bytes:
     return file_bytes(name) + file_bytes(wal)
 
 
+@pytest.mark.sqlite_only
 @pytest.mark.django_db(transaction=True)
 def test_deleted_index_rows_leave_no_token_in_the_database_file():
     with transaction.atomic():

@@ -8,7 +8,7 @@ from django.db import connection
 
 from recall.query import indexed_text, words
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sqlite_only]
 
 PLANTING_USER = 7
 

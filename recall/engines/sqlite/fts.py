@@ -1,0 +1,123 @@
+"""SQLite: raw SQL over an FTS5 index and its bookkeeping table: the facts' (recall_fts,
+recall_doc) by default, the episodes' with `t=EPISODES` (recall.tables).
+
+All statements are parameterised; MATCH strings come only from
+recall.query.match_expression (quoted alphanumeric terms).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.db import connection
+
+from recall.query import indexed_text, match_expression
+from recall.tables import FACTS, Tables
+from recall.weights import BODY_WEIGHT, CONTEXT_WEIGHT
+
+
+def upsert(rows: Iterable[tuple[int, int, str, str, str]], t: Tables = FACTS) -> int:
+    """(fact_id, user_id, text_hash, body, context) rows; replaces what was indexed."""
+    rows = list(rows)
+    if not rows:
+        return 0
+    ids = [(r[0],) for r in rows]
+    with connection.cursor() as cursor:
+        cursor.executemany(f"DELETE FROM {t.fts} WHERE rowid = %s", ids)
+        cursor.executemany(f"DELETE FROM {t.doc} WHERE {t.id} = %s", ids)
+    return insert_new(rows, t)
+
+
+def insert_new(rows: Iterable[tuple[int, int, str, str, str]], t: Tables = FACTS) -> int:
+    """Like upsert, for rows known to be absent (bulk builds): no delete first."""
+    rows = list(rows)
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            f"INSERT INTO {t.fts}(rowid, body, context) VALUES (%s, %s, %s)",
+            [(fid, indexed_text(uid, body), indexed_text(uid, context)) for fid, uid, _, body, context in rows],
+        )
+        cursor.executemany(
+            f"INSERT INTO {t.doc}({t.id}, user_id, text_hash) VALUES (%s, %s, %s)",
+            [(fid, uid, digest) for fid, uid, digest, _, _ in rows],
+        )
+    return len(rows)
+
+
+def delete(fact_ids: Iterable[int], t: Tables = FACTS) -> int:
+    ids = [(int(i),) for i in fact_ids]
+    if not ids:
+        return 0
+    with connection.cursor() as cursor:
+        present = 0
+        for (fid,) in ids:
+            cursor.execute(f"SELECT 1 FROM {t.doc} WHERE {t.id} = %s", [fid])
+            present += cursor.fetchone() is not None
+        cursor.executemany(f"DELETE FROM {t.fts} WHERE rowid = %s", ids)
+        cursor.executemany(f"DELETE FROM {t.doc} WHERE {t.id} = %s", ids)
+    return present
+
+
+def delete_user(user_id: int, t: Tables = FACTS) -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {t.id} FROM {t.doc} WHERE user_id = %s", [user_id])
+        ids = [(row[0],) for row in cursor.fetchall()]
+        cursor.executemany(f"DELETE FROM {t.fts} WHERE rowid = %s", ids)
+        cursor.execute(f"DELETE FROM {t.doc} WHERE user_id = %s", [user_id])
+    return len(ids)
+
+
+def count_user(user_id: int, t: Tables = FACTS) -> int:
+    """The user's indexed documents: the erase counts and BM25's N."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT COUNT(*) FROM {t.doc} WHERE user_id = %s", [user_id])
+        return int(cursor.fetchone()[0])
+
+
+def indexed_hashes(fact_ids: Iterable[int], t: Tables = FACTS) -> dict[int, str]:
+    ids = [int(i) for i in fact_ids]
+    found: dict[int, str] = {}
+    with connection.cursor() as cursor:
+        for fid in ids:
+            cursor.execute(f"SELECT text_hash FROM {t.doc} WHERE {t.id} = %s", [fid])
+            row = cursor.fetchone()
+            if row:
+                found[fid] = row[0]
+    return found
+
+
+def doc_frequencies(user_id: int, terms: list[str], t: Tables = FACTS) -> dict[str, int]:
+    """How many of the user's indexed facts contain each term (per-user posting list length)."""
+    freqs: dict[str, int] = {}
+    with connection.cursor() as cursor:
+        for term in terms:
+            expression = match_expression(user_id, [term])
+            if not expression:
+                continue
+            cursor.execute(f"SELECT count(*) FROM {t.fts} WHERE {t.fts} MATCH %s", [expression])
+            freqs[term] = cursor.fetchone()[0]
+    return freqs
+
+
+def search(user_id: int, terms: list[str], limit: int, t: Tables = FACTS) -> list[tuple[int, float]]:
+    """BM25 over the user's namespaced terms: [(fact_id, bm25 score, lower is better)]."""
+    expression = match_expression(user_id, terms)
+    if not expression:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT rowid, bm25({t.fts}, %s, %s) AS score FROM {t.fts} WHERE {t.fts} MATCH %s ORDER BY score LIMIT %s",
+            [BODY_WEIGHT, CONTEXT_WEIGHT, expression, limit],
+        )
+        return [(row[0], row[1]) for row in cursor.fetchall()]
+
+
+def all_ids(t: Tables = FACTS) -> list[int]:
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {t.id} FROM {t.doc} ORDER BY {t.id}")
+        return [row[0] for row in cursor.fetchall()]
+
+
+def total_rows(t: Tables = FACTS) -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT count(*) FROM {t.doc}")
+        return cursor.fetchone()[0]

@@ -1,0 +1,36 @@
+"""Run pytest against a real PostgreSQL 16 with pgvector, no Docker: `pgserver` (a PyPI wheel
+bundling both) starts a private server in a temporary folder, DATABASE_URL points every
+process of the run at it (Django creates its test database there), and the server stops
+when pytest exits.
+
+    .venv/bin/python tests/on_postgres.py [pytest arguments]
+
+`make test` runs the suite this way after the SQLite run, leaving out the tests marked
+`sqlite_only` (docs/testing.md, "Both engines").
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+
+def main(argv: list[str]) -> int:
+    # platformdirs (under pgserver) wants a private runtime folder.
+    os.environ.setdefault("XDG_RUNTIME_DIR", tempfile.mkdtemp(prefix="runtime-"))
+    import pgserver
+
+    data = Path(os.environ.get("MEMORY_TEST_PGDATA") or tempfile.mkdtemp(prefix="memory-pg-"))
+    server = pgserver.get_server(data, cleanup_mode="stop")
+    try:
+        env = {**os.environ, "DATABASE_URL": server.get_uri(), "MEMORY_TEST_PGDATA": str(data)}
+        return subprocess.call([sys.executable, "-m", "pytest", *argv], env=env)
+    finally:
+        server.cleanup()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
