@@ -1,0 +1,78 @@
+"""manage.py move_store --to postgresql://...: the whole embedded store into an empty PostgreSQL database."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import time
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from tqdm import tqdm
+
+from recall import move
+
+
+class Command(BaseCommand):
+    help = (
+        "Copy every row of this (SQLite) store into an empty PostgreSQL database, rebuild the recall "
+        "index there, and verify row counts and a sample of recalls. The source is not changed."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--to", dest="target", help="postgresql://user:password@host:port/name (empty)")
+        parser.add_argument("--sample", type=int, default=50, help="facts recalled on both sides to verify (50)")
+        parser.add_argument("--batch", type=int, default=2000)
+        # Used by the command itself, run on the target to answer the sample there.
+        parser.add_argument("--answer-sample", help="(internal) a JSON file of queries to recall here")
+        parser.add_argument("--answers", help="(internal) where to write the answers")
+
+    def handle(self, *args, target=None, sample=50, batch=2000, answer_sample=None, answers=None, **options):
+        if answer_sample:
+            queries = json.loads(Path(answer_sample).read_text())
+            Path(answers).write_text(json.dumps(move.recall_sample(queries)))
+            return
+        if not target:
+            raise CommandError("Give the target: --to postgresql://user:password@host:port/name (an empty database).")
+        if settings.DATABASE_ENGINE != "sqlite":
+            raise CommandError("move_store moves the embedded SQLite store; DATABASE_URL here is not SQLite.")
+        try:
+            move.open_target(target)
+            move.refuse_unless_empty()
+        except move.MoveRefused as exc:
+            raise CommandError(str(exc)) from exc
+        started = time.monotonic()
+        self._step("migrating the target", lambda: move.migrate_target(target))
+        total = sum(move.row_counts("default").values())
+        with tqdm(total=total, desc="copying rows", unit="row", file=self.stderr) as bar:
+
+            def advance(label: str, n: int) -> None:
+                bar.set_postfix_str(label)
+                bar.update(n)
+
+            move.copy_rows(advance, batch=batch)
+        self._step("rebuilding the recall index on the target", lambda: move.rebuild_target_index(target))
+        with tempfile.TemporaryDirectory() as workdir:
+            queries = move.sample_queries(sample)
+            report = move.verify(target, queries, Path(workdir))
+        self._report(report, time.monotonic() - started)
+        if not report.counts_equal:
+            raise CommandError("Row counts differ between the source and the target; see above.")
+
+    def _step(self, name: str, action) -> None:
+        self.stderr.write(f"{name}...")
+        began = time.monotonic()
+        action()
+        self.stderr.write(f"{name}: {time.monotonic() - began:.1f} s")
+
+    def _report(self, report: move.Verification, seconds: float) -> None:
+        for label, (source, target) in sorted(report.counts.items()):
+            mark = "ok" if source == target else "DIFFERENT"
+            self.stdout.write(f"{label:28} source={source:<9} target={target:<9} {mark}")
+        self.stdout.write(
+            f"recall sample: {report.sampled} facts; found by their own text in the top 10: "
+            f"source {report.found_on_source}, target {report.found_on_target}; "
+            f"top-10 overlap {report.top10_overlap:.3f}"
+        )
+        self.stdout.write(f"moved in {seconds:.1f} s")
