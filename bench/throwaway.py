@@ -4,6 +4,10 @@ and the embedded broker, a web server and a Celery worker as child processes.
 
 A command re-runs itself inside that environment (`rerun`), so every database call of
 the measurement goes to the temp file; the operator's database is never opened.
+
+With MEMORY_BENCH_POSTGRES=postgresql://user:password@host:port/any set, the throwaway
+database is a new database `throwaway_<hex>` on that PostgreSQL server instead of the
+file, dropped afterwards (kept with --keep).
 """
 
 from __future__ import annotations
@@ -26,12 +30,15 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 MARKER = "MEMORY_THROWAWAY_DIR"  # set in the re-run: the temp folder it owns
+ON_POSTGRES = "MEMORY_BENCH_POSTGRES"  # a PostgreSQL server to make the throwaway database on
+DATABASE = "MEMORY_THROWAWAY_DATABASE"  # set in the re-run: the PostgreSQL database it owns
 OWN_BROKER = "MEMORY_THROWAWAY_BROKER"  # a broker the measuring command started for itself (bench_extraction)
 SERVERS = ("gunicorn", "runserver")
 
 
-def inner_env(workdir: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
-    """The environment of the re-run and of its server and worker: everything under workdir."""
+def inner_env(workdir: Path, extra: dict[str, str] | None = None, database_url: str = "") -> dict[str, str]:
+    """The environment of the re-run and of its server and worker: everything under workdir
+    (the database too, unless `database_url` names a throwaway PostgreSQL database)."""
     # The broker is left to the embedded default, whose file lies under MEMORY_VAR_DIR.
     env = {key: value for key, value in os.environ.items() if key != "CELERY_BROKER_URL"}
     return {
@@ -40,7 +47,7 @@ def inner_env(workdir: Path, extra: dict[str, str] | None = None) -> dict[str, s
         **(extra or {}),
         MARKER: str(workdir),
         "MEMORY_VAR_DIR": str(workdir),
-        "DATABASE_URL": f"sqlite:///{workdir / 'memory.sqlite3'}",
+        "DATABASE_URL": database_url or f"sqlite:///{workdir / 'memory.sqlite3'}",
         "CELERY_TASK_ALWAYS_EAGER": "off",
         "DJANGO_SETTINGS_MODULE": "memory_service.settings",
         "HF_HUB_OFFLINE": "1",
@@ -57,7 +64,40 @@ def in_throwaway() -> bool:
     broker = settings.CELERY_BROKER_URL
     if workdir not in broker and broker != os.environ.get(OWN_BROKER):
         return False
-    return Path(settings.DATABASES["default"]["NAME"]).resolve().is_relative_to(Path(workdir).resolve())
+    name = str(settings.DATABASES["default"]["NAME"])
+    if settings.DATABASE_ENGINE == "postgresql":
+        return bool(os.environ.get(DATABASE)) and name == os.environ[DATABASE]
+    return Path(name).resolve().is_relative_to(Path(workdir).resolve())
+
+
+@contextmanager
+def postgres_database(keep: bool):
+    """A new, empty database on the MEMORY_BENCH_POSTGRES server for one run: (url, name),
+    or ("", "") when the variable is not set (the throwaway stays a SQLite file)."""
+    server = os.environ.get(ON_POSTGRES, "")
+    if not server:
+        yield "", ""
+        return
+    import environ
+    import psycopg
+
+    config = environ.Env.db_url_config(server)
+    host = config["HOST"] or config["OPTIONS"].get("host", "")
+    connect = {"dbname": config["NAME"], "user": config["USER"], "password": config["PASSWORD"], "host": host}
+    if config.get("PORT"):
+        connect["port"] = config["PORT"]
+    name = f"throwaway_{os.urandom(4).hex()}"
+    with psycopg.connect(**connect, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    credentials = f"{config['USER']}:{config['PASSWORD'] or ''}"
+    where = f"/{name}?host={host}" if host.startswith("/") else f"{host}:{config.get('PORT') or 5432}/{name}"
+    url = f"postgresql://{credentials}@{where}"
+    try:
+        yield url, name
+    finally:
+        if not keep:
+            with psycopg.connect(**connect, autocommit=True) as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def enter_rerun() -> Path | None:
@@ -80,9 +120,9 @@ def rerun(command: str, args: list[str], *, what: str, keep: bool, stdout, stder
     argv = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), command, *args]
     failed = True
     try:
-        child = subprocess.run(
-            argv, env=inner_env(workdir, env), cwd=settings.BASE_DIR, stdout=subprocess.PIPE, text=True
-        )
+        with postgres_database(keep) as (database_url, database):
+            inner = inner_env(workdir, {**(env or {}), **({DATABASE: database} if database else {})}, database_url)
+            child = subprocess.run(argv, env=inner, cwd=settings.BASE_DIR, stdout=subprocess.PIPE, text=True)
         stdout.write(child.stdout, ending="")
         failed = child.returncode != 0
         if failed:
