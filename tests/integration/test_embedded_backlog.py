@@ -12,7 +12,8 @@ from tests.base import ApiClient, make_tenant
 from tests.integration.conversation import TURNS_PER_USER, scripted_turns
 from tests.integration.embedded import embedded_broker, start_worker, stop_worker, stored_messages
 
-pytestmark = pytest.mark.integration
+# About the embedded broker and the worker processes, the same whatever the database engine.
+pytestmark = [pytest.mark.integration, pytest.mark.sqlite_only]
 
 TURNS = 300
 FACTS_PER_USER = 1  # the backlog is of turns; embedding each fact is not what this measures

@@ -90,6 +90,9 @@ _HOLD_AND_DIE = """
 import os, signal, sys
 sys.path.insert(0, {root!r})
 from kombu import Connection
+
+# About the embedded broker's own SQLite file, the same whatever the database engine.
+pytestmark = pytest.mark.sqlite_only
 conn = Connection({url!r}, transport={transport!r})
 channel = conn.default_channel
 channel.queue_declare(queue="db")

@@ -18,7 +18,8 @@ import pytest
 from tests.db_files import file_bytes
 from tests.integration.stack import ROOT, Http, clean_env, manage, start_web, start_worker, wait_for
 
-pytestmark = pytest.mark.integration
+# About the embedded broker and the worker processes, the same whatever the database engine.
+pytestmark = [pytest.mark.integration, pytest.mark.sqlite_only]
 
 
 def _needles(marker: str) -> list[bytes]:

@@ -27,7 +27,8 @@ from tests.fake_llm import FakeLLM, Reply
 from tests.integration.conversation import TURNS_PER_USER, scripted_turns
 from tests.integration.stack import ROOT, Http, clean_env, manage, start_redis, start_web, start_worker
 
-pytestmark = pytest.mark.integration
+# About the embedded broker and the worker processes, the same whatever the database engine.
+pytestmark = [pytest.mark.integration, pytest.mark.sqlite_only]
 
 TURNS = 500
 FACTS_PER_USER = 5

@@ -13,7 +13,8 @@ import pytest
 
 from tests.integration.stack import ROOT, clean_env, manage, start_worker, wait_for
 
-pytestmark = pytest.mark.integration
+# About the embedded broker and the worker processes, the same whatever the database engine.
+pytestmark = [pytest.mark.integration, pytest.mark.sqlite_only]
 
 
 def _children(pid: int) -> list[int]:
