@@ -23,12 +23,15 @@ def attach_output_links(facts: list[Fact]) -> None:
     (the linked facts' and turn's ids, the entity names) and attach it to each fact: the
     prefetch it replaces took five queries per recall (docs/measurements.md §12)."""
     ids = [f.pk for f in facts]
-    links = {
-        pk: (superseded_by, replaces, source_turn)
-        for pk, superseded_by, replaces, source_turn in Fact.objects.filter(pk__in=ids).values_list(
+    # Only facts that link to something need the join; a fact stored through the API, not
+    # extracted from a turn, usually links to nothing, and then there is no query at all.
+    linked = [f.pk for f in facts if f.superseded_by_id or f.replaces_id or f.source_turn_id]
+    links: dict[int, tuple] = {}
+    if linked:
+        rows = Fact.objects.filter(pk__in=linked).values_list(
             "pk", "superseded_by__uuid", "replaces__uuid", "source_turn__turn_id"
         )
-    }
+        links = {pk: (superseded_by, replaces, source_turn) for pk, superseded_by, replaces, source_turn in rows}
     names: dict[int, list[str]] = {pk: [] for pk in ids}
     tags = FactEntity.objects.filter(fact_id__in=ids).order_by("pk")
     for fact_id, name in tags.values_list("fact_id", "entity__name"):

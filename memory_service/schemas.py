@@ -5,7 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
+from django.http import HttpRequest, HttpResponse
 from ninja import Field, Path, Schema
+from ninja.renderers import JSONRenderer
 from ninja.schema import DjangoGetter
 from pydantic import AfterValidator, BeforeValidator, WithJsonSchema, model_validator
 
@@ -35,6 +37,23 @@ class Message(Schema):
 # a body that is not JSON, so only routes that read a body list it. Every route
 # that takes a key (401) can also answer 429 (memory_service.ratelimit).
 ERRORS = {400: Message, 401: Message, 403: Message, 404: Message, 409: Message, 422: Message, 429: Message}
+
+
+_RENDERER = JSONRenderer()
+
+
+def rendered(request: HttpRequest, body: Schema, status: int = 200) -> HttpResponse:
+    """`body`, already validated, rendered as ninja renders a route's result (its JSON renderer,
+    the same bytes and content type), for a handler to return as is.
+
+    For a route whose `response=` is a union: ninja validates what the handler returns against
+    the union, and pydantic's smart mode validates it against every member to pick the best
+    fit, so each fact of a recall was read through FactOut twice (docs/measurements.md §12).
+    A handler that knows its shape validates once and returns this.
+    """
+    renderer = _RENDERER
+    content = renderer.render(request, body.model_dump(), response_status=status)
+    return HttpResponse(content, status=status, content_type=f"{renderer.media_type}; charset={renderer.charset}")
 
 
 def errors(*statuses: int) -> dict[int, type[Message]]:

@@ -8,7 +8,7 @@ from ninja import Router
 from facts import selectors as fact_selectors
 from facts import services as fact_services
 from memory_service.auth import require_scope
-from memory_service.schemas import UserId, errors
+from memory_service.schemas import UserId, errors, rendered
 from recall import services
 from recall.client_search import floor_rule
 from recall.schemas import RecallIn, RecallOut, RecallWithSourcesOut
@@ -51,7 +51,10 @@ def recall(request, user_id: UserId, payload: RecallIn):
     fact_selectors.attach_output_links([hit.fact for hit in result.items if hit.kind == "fact"])
     if payload.sources is None:  # a v1 client: the v1 shape, byte for byte
         items = [{"fact": hit.fact, "score": hit.score, "signals": hit.signals} for hit in result.items]
-        return {"items": items, "mode": result.mode, "degraded": result.degraded}
+        # Validated against this shape only, not the declared union (memory_service.schemas.rendered).
+        return rendered(
+            request, RecallOut.model_validate({"items": items, "mode": result.mode, "degraded": result.degraded})
+        )
     mixed = [
         {"kind": "fact", "fact": hit.fact, "score": hit.score, "signals": hit.signals}
         if hit.kind == "fact"

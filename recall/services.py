@@ -244,8 +244,18 @@ def _direct_hits(plan: _Plan, lists: _Lists, cands: dict[int, fusion.Candidate])
     direct = sorted(cands.values(), key=lambda c: (-c.score, -c.fact_id))
     # Only what can be returned is loaded as objects: k, or more when packing may skip some.
     keep = direct if plan.budget_chars is not None else direct[: plan.k]
-    facts = plan.base.filter(pk__in=[c.fact_id for c in keep]).select_related("user").in_bulk()
+    facts = _load_facts(plan, [c.fact_id for c in keep])
     return [FactHit(facts[c.fact_id], c.score, c.signals) for c in keep if c.fact_id in facts]
+
+
+def _load_facts(plan: _Plan, ids: list[int]) -> dict[int, Fact]:
+    """The facts of `ids` that `plan.base` holds, by id. Every one is the plan's user's, so each
+    gets that user object instead of a join and a MemoryUser built per fact (FactOut reads
+    `fact.user.external_id`)."""
+    facts = plan.base.filter(pk__in=ids).in_bulk()
+    for fact in facts.values():
+        fact.user = plan.user
+    return facts
 
 
 def _supplement_picks(plan: _Plan, hits: list[FactHit]) -> list[tuple[int, dict]]:
@@ -275,7 +285,7 @@ def _supplements(plan: _Plan, hits: list[FactHit]) -> list[FactHit]:
         return []
     floor = min((h.score for h in hits), default=None)
     picks = _supplement_picks(plan, hits)
-    facts = {f.pk: f for f in plan.base.filter(pk__in=[fid for fid, _ in picks]).select_related("user")}
+    facts = _load_facts(plan, [fid for fid, _ in picks])
     scores = fusion.supplement_scores(floor, len(picks))
     return [
         FactHit(facts[fid], score, signals) for (fid, signals), score in zip(picks, scores, strict=True) if fid in facts
