@@ -29,6 +29,9 @@ from django.db import connections, models, transaction
 
 TARGET = "move_target"
 SAMPLE_QUERY_CHARS = 200
+# Rows the index rebuild on the target writes itself (the embedder's status, the outbox it
+# drains): copied like the rest, but not compared.
+REBUILT = {"recall.EmbedderReport", "recall.PendingIndex"}
 
 
 class MoveRefused(Exception):
@@ -45,7 +48,7 @@ class Verification:
 
     @property
     def counts_equal(self) -> bool:
-        return all(a == b for a, b in self.counts.values())
+        return all(a == b for label, (a, b) in self.counts.items() if label not in REBUILT)
 
 
 def target_settings(url: str) -> dict:

@@ -68,7 +68,7 @@ def test_it_moves_every_row_rebuilds_the_index_and_recalls_the_same(alice, postg
     target = _empty_database(postgres, "moved")
     moved = _move(target, "--sample", "3")
     report = moved.stdout
-    assert moved.returncode == 0, moved.stderr[-3000:]
+    assert moved.returncode == 0, moved.stdout + moved.stderr[-3000:]
     assert "DIFFERENT" not in report, report
     assert "facts.Fact" in report and "source=3" in report
     assert "found by their own text in the top 10: source 3, target 3" in report, report

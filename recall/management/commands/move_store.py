@@ -68,7 +68,7 @@ class Command(BaseCommand):
 
     def _report(self, report: move.Verification, seconds: float) -> None:
         for label, (source, target) in sorted(report.counts.items()):
-            mark = "ok" if source == target else "DIFFERENT"
+            mark = "rebuilt" if label in move.REBUILT else "ok" if source == target else "DIFFERENT"
             self.stdout.write(f"{label:28} source={source:<9} target={target:<9} {mark}")
         self.stdout.write(
             f"recall sample: {report.sampled} facts; found by their own text in the top 10: "
