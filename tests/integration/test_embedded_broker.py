@@ -21,6 +21,9 @@ from memory_service import broker as embedded
 from memory_service.celery import USERS_HEADER
 from tests.db_files import file_bytes
 
+# About the embedded broker's own SQLite file, the same whatever the database engine.
+pytestmark = pytest.mark.sqlite_only
+
 ROOT = Path(__file__).resolve().parents[2]
 TRANSPORT = "memory_service.broker:Transport"
 
@@ -90,9 +93,6 @@ _HOLD_AND_DIE = """
 import os, signal, sys
 sys.path.insert(0, {root!r})
 from kombu import Connection
-
-# About the embedded broker's own SQLite file, the same whatever the database engine.
-pytestmark = pytest.mark.sqlite_only
 conn = Connection({url!r}, transport={transport!r})
 channel = conn.default_channel
 channel.queue_declare(queue="db")
