@@ -54,7 +54,8 @@ def vacuum_user_data() -> str:
         logger.warning("VACUUM after an erase skipped: still inside a transaction.")
         return "skipped"
     tables = sorted(set(connection.introspection.table_names()) & _user_data_tables())
-    command = "VACUUM (FULL)" if mode == "full" else "VACUUM"
+    # ANALYZE too: column statistics (pg_statistic) sample values of the rows, erased ones included.
+    command = "VACUUM (FULL, ANALYZE)" if mode == "full" else "VACUUM (ANALYZE)"
     with connection.cursor() as cursor:
         cursor.execute(f"{command} {', '.join(connection.ops.quote_name(t) for t in tables)}")
     return mode
