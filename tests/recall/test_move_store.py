@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import logging
+import atexit
 import os
 import subprocess
 import sys
@@ -30,8 +30,8 @@ def postgres():
         yield server
     finally:
         server.cleanup()
-        # pgserver also logs from an exit handler, after pytest has closed the streams.
-        logging.getLogger("pgserver").disabled = True
+        # Stopped: its exit handler would only log, after pytest has closed the streams.
+        atexit.unregister(server._cleanup)
 
 
 def _empty_database(server, name: str) -> str:
