@@ -26,6 +26,8 @@ import os
 import struct
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -51,30 +53,29 @@ class WindowCounters:
     def count(self, key: str, window_end: float, now: float | None = None) -> int:
         """Add one to `key`'s count in the window ending at `window_end`; returns the new count."""
         now = time.time() if now is None else now
-        digest = hashlib.blake2b(key.encode(), digest_size=16).digest()
-        home = int.from_bytes(digest[:8], "little") % self.slots
-        with self._lock:
-            fd, table = self._map()
-            fcntl.lockf(fd, fcntl.LOCK_EX)
-            try:
-                return self._add(table, digest, home, window_end, now)
-            finally:
-                fcntl.lockf(fd, fcntl.LOCK_UN)
+        with self._locked(key) as (table, digest, home):
+            return self._add(table, digest, home, window_end, now)
 
     def peek(self, key: str, now: float | None = None) -> int:
         """`key`'s count in its live window (0 if none), without adding one."""
         now = time.time() if now is None else now
+        with self._locked(key) as (table, digest, home):
+            for step in range(PROBES):
+                held, ends, used = SLOT.unpack_from(table, HEADER.size + (home + step) % self.slots * SLOT.size)
+                if held == digest and ends > now:
+                    return used
+            return 0
+
+    @contextmanager
+    def _locked(self, key: str) -> Iterator[tuple[mmap.mmap, bytes, int]]:
+        """The mapped table under both locks, with the key's digest and home slot."""
         digest = hashlib.blake2b(key.encode(), digest_size=16).digest()
         home = int.from_bytes(digest[:8], "little") % self.slots
         with self._lock:
             fd, table = self._map()
             fcntl.lockf(fd, fcntl.LOCK_EX)
             try:
-                for step in range(PROBES):
-                    held, ends, used = SLOT.unpack_from(table, HEADER.size + (home + step) % self.slots * SLOT.size)
-                    if held == digest and ends > now:
-                        return used
-                return 0
+                yield table, digest, home
             finally:
                 fcntl.lockf(fd, fcntl.LOCK_UN)
 
