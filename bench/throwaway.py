@@ -78,22 +78,17 @@ def postgres_database(keep: bool):
     if not server:
         yield "", ""
         return
-    import environ
     import psycopg
 
-    config = environ.Env.db_url_config(server)
-    host = config["HOST"] or config["OPTIONS"].get("host", "")
-    connect = {"dbname": config["NAME"], "user": config["USER"], "password": config["PASSWORD"], "host": host}
-    if config.get("PORT"):
-        connect["port"] = config["PORT"]
+    from memory_service.db.postgresql_urls import connect_kwargs, database_config, url_of
+
+    config = database_config(server)
+    connect = connect_kwargs(config)
     name = f"throwaway_{os.urandom(4).hex()}"
     with psycopg.connect(**connect, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
-    credentials = f"{config['USER']}:{config['PASSWORD'] or ''}"
-    where = f"/{name}?host={host}" if host.startswith("/") else f"{host}:{config.get('PORT') or 5432}/{name}"
-    url = f"postgresql://{credentials}@{where}"
     try:
-        yield url, name
+        yield url_of(config, name), name
     finally:
         if not keep:
             with psycopg.connect(**connect, autocommit=True) as conn:

@@ -15,6 +15,7 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Exchange, Queue
 
+from memory_service.db.postgresql_urls import with_socket_host
 from memory_service.private_files import private_file_mode, private_folder, private_text
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -148,10 +149,8 @@ if DATABASE_ENGINE == "sqlite":
         "transaction_mode": "IMMEDIATE",
     }
 else:
-    _pg = DATABASES["default"]
     # postgresql://user@/name?host=/run/socket-folder: the socket folder is the host.
-    if not _pg.get("HOST") and "host" in _pg.get("OPTIONS", {}):
-        _pg["HOST"] = _pg["OPTIONS"].pop("host")
+    with_socket_host(DATABASES["default"])
 # After an erase or forget on PostgreSQL (memory_service/db/scrub.py): full rewrites the
 # user-data tables so deleted rows leave the data files; plain marks their space reusable;
 # off leaves it to autovacuum.

@@ -21,11 +21,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import environ
 from django.apps import apps
 from django.conf import settings
 from django.core.management.color import no_style
 from django.db import connections, models, transaction
+
+from memory_service.db.postgresql_urls import database_config
 
 TARGET = "move_target"
 SAMPLE_QUERY_CHARS = 200
@@ -52,11 +53,9 @@ class Verification:
 
 
 def target_settings(url: str) -> dict:
-    config = environ.Env.db_url_config(url)
+    config = database_config(url)
     if config["ENGINE"] != "django.db.backends.postgresql":
         raise MoveRefused(f"--to must be a postgresql:// URL, not {url.split(':', 1)[0]}://.")
-    if not config.get("HOST") and "host" in config.get("OPTIONS", {}):
-        config["HOST"] = config["OPTIONS"].pop("host")
     defaults = {
         "ATOMIC_REQUESTS": False,
         "AUTOCOMMIT": True,

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from django.test import Client
 
 from facts.models import ApiKey, Tenant
+from memory_service.db.postgresql_urls import connect_kwargs, database_config, url_of
 
 
 @dataclass
@@ -67,37 +68,21 @@ def database_url() -> str:
     settings = connection.settings_dict
     if connection.vendor == "sqlite":
         return f"sqlite:///{settings['NAME']}"
-    return _postgres_url(settings, settings["NAME"])
+    return url_of(settings)
 
 
-def _postgres_url(settings: dict, name: str) -> str:
-    credentials = f"{settings['USER']}:{settings['PASSWORD'] or ''}"
-    host = settings["HOST"] or ""
-    if host.startswith("/"):  # a socket folder
-        return f"postgresql://{credentials}@/{name}?host={host}"
-    return f"postgresql://{credentials}@{host}:{settings['PORT'] or 5432}/{name}"
-
-
-def _server_dsn() -> dict:
-    """psycopg's connection arguments for the PostgreSQL server of this run (DATABASE_URL)."""
+def _server() -> dict:
+    """Django settings of the PostgreSQL server this run uses (DATABASE_URL, tests/on_postgres.py)."""
     import os
 
-    import environ
-
-    server = environ.Env.db_url_config(os.environ["DATABASE_URL"])
-    if not server["HOST"] and "host" in server["OPTIONS"]:
-        server["HOST"] = server["OPTIONS"]["host"]
-    dsn = {"dbname": server["NAME"], "user": server["USER"], "password": server["PASSWORD"], "host": server["HOST"]}
-    if server.get("PORT"):
-        dsn["port"] = server["PORT"]
-    return dsn
+    return database_config(os.environ["DATABASE_URL"])
 
 
 def postgres_checkpoint() -> None:
     """Write every dirty page to the data files (they stay in shared buffers until a checkpoint)."""
     import psycopg
 
-    with psycopg.connect(**_server_dsn(), autocommit=True) as conn:
+    with psycopg.connect(**connect_kwargs(_server()), autocommit=True) as conn:
         conn.execute("CHECKPOINT")
 
 
@@ -112,10 +97,9 @@ def service_database_url(folder) -> str:
 
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         return f"sqlite:///{folder}/memory.sqlite3"
-    dsn = _server_dsn()
+    server = _server()
     name = "svc_" + re.sub(r"[^a-z0-9]+", "_", str(folder).lower())[-50:].strip("_")
-    with psycopg.connect(**dsn, autocommit=True) as conn:
+    with psycopg.connect(**connect_kwargs(server), autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
         conn.execute(f'CREATE DATABASE "{name}"')
-    server = {"USER": dsn["user"], "PASSWORD": dsn["password"], "HOST": dsn["host"], "PORT": dsn.get("port")}
-    return _postgres_url(server, name)
+    return url_of(server, name)
