@@ -23,13 +23,11 @@ from django.views.decorators.csrf import csrf_exempt
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from starlette.types import Message
 
-from facts.bookkeeping import note_key_used
-from facts.key_cache import key_for
 from facts.models import ApiKey
 from mcp_server.caller import current_key
 from mcp_server.server import mcp_server
+from memory_service.auth import authenticate_key
 from memory_service.errors import RateLimited
-from memory_service.ratelimit import check_rate
 
 MAX_BODY_BYTES = 1024 * 1024
 _HOP_BY_HOP = {"content-length", "connection", "transfer-encoding"}
@@ -66,10 +64,13 @@ def rate_class(body: bytes) -> str:
 
 
 def _bearer_key(request: HttpRequest) -> ApiKey | None:
+    """The REST API's key check (memory_service.auth), counted in the class of this call:
+    POST is every /mcp call, reads included. Raises RateLimited over the limit."""
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None
-    return key_for(token.strip())
+    kind = rate_class(request.body) if request.method == "POST" else "read"
+    return authenticate_key(request, token.strip(), kind)
 
 
 def _asgi_scope(request: HttpRequest) -> dict:
@@ -124,21 +125,17 @@ async def _serve(scope: dict, body: bytes, key: ApiKey) -> tuple[int, list[tuple
 
 @csrf_exempt
 def mcp_endpoint(request: HttpRequest) -> HttpResponse:
-    key = _bearer_key(request)
+    try:
+        key = _bearer_key(request)
+    except RateLimited as exc:
+        # Outside django-ninja, so the REST API's 429 is built here, in the same shape.
+        return JsonResponse({"detail": exc.detail, **exc.extra}, status=exc.status, headers=exc.headers)
     if key is None:
         return JsonResponse(
             {"detail": "Send the tenant's API key as 'Authorization: Bearer <key>'."},
             status=401,
             headers={"WWW-Authenticate": 'Bearer realm="mcp"'},
         )
-    # What memory_service.auth.ApiKeyAuth does for the REST routes, with the class of
-    # this call instead of the route's: POST is every /mcp call, reads included. Checked
-    # here, outside django-ninja, so its 429 is built here, in the same shape.
-    try:
-        check_rate(key.key_hash, request, rate_class(request.body) if request.method == "POST" else "read")
-    except RateLimited as exc:
-        return JsonResponse({"detail": exc.detail, **exc.extra}, status=exc.status, headers=exc.headers)
-    note_key_used(key)
     if request.method != "POST":
         # No server-initiated stream (GET) and no session to end (DELETE): the transport is stateless.
         # 405 is the answer the protocol gives clients for that; they carry on with POSTs.

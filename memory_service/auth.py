@@ -15,13 +15,20 @@ from memory_service.errors import ScopeDenied
 from memory_service.ratelimit import check_rate
 
 
+def authenticate_key(request, token: str, rate_class: str | None = None) -> ApiKey | None:
+    """The usable key for a presented secret, counted against its rate limit (the route's class,
+    or `rate_class` where the route does not tell it: /mcp) and noted as used; None if unknown.
+    Raises RateLimited over the limit."""
+    key = key_for(token)
+    if key is not None:
+        check_rate(key.key_hash, request, rate_class)
+        note_key_used(key)
+    return key
+
+
 class ApiKeyAuth(HttpBearer):
     def authenticate(self, request, token: str) -> ApiKey | None:
-        key = key_for(token)
-        if key is not None:
-            check_rate(key.key_hash, request)
-            note_key_used(key)
-        return key
+        return authenticate_key(request, token)
 
 
 api_key_auth = ApiKeyAuth()
