@@ -15,7 +15,7 @@ import logging
 import re
 import time
 import uuid
-from datetime import UTC, datetime
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
@@ -26,6 +26,7 @@ from facts.extraction import pipeline
 from facts.guard import check_entity_name, check_untrusted_text
 from facts.models import Edge, Fact, FactEntity, SessionCursor, Status, Turn, TurnState
 from memory_service.errors import Conflict, Rejected
+from memory_service.timestamps import in_utc
 
 log = logging.getLogger(__name__)
 
@@ -42,10 +43,10 @@ def _parse_time(value: str | None) -> datetime | None:
     if not value:
         return None
     try:
-        parsed = datetime.fromisoformat(value)
+        # An extractor's time past the calendar in UTC is dropped like an unreadable one.
+        return in_utc(datetime.fromisoformat(value))
     except ValueError:
         return None
-    return timezone.make_aware(parsed, UTC) if timezone.is_naive(parsed) else parsed
 
 
 def idempotency_key(turn_pk: int, key: str, action: str, item: dict) -> str:

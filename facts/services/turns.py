@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import time
 import uuid
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -23,6 +23,7 @@ from facts.models import MemoryUser, Tenant, Turn, TurnState
 from facts.services.users import validate_id
 from facts.tasks import extract_turn
 from memory_service.errors import Conflict, NotFound, Rejected
+from memory_service.timestamps import in_utc
 
 log = logging.getLogger(__name__)
 
@@ -96,8 +97,8 @@ def _turn_fields(session_id, user_input, turn_id, assistant_response, occurred_a
     # Surrounding spaces are not part of a session or turn id (a user id is taken as given).
     session_id = validate_id((session_id or "").strip(), "session_id")
     turn_id = validate_id(turn_id.strip(), "turn_id") if turn_id is not None else uuid.uuid4().hex
-    if occurred_at is not None and timezone.is_naive(occurred_at):
-        occurred_at = timezone.make_aware(occurred_at, UTC)
+    if occurred_at is not None:
+        occurred_at = in_utc(occurred_at)
     return {
         "session_id": session_id,
         "turn_id": turn_id,
