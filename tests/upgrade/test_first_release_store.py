@@ -1,9 +1,10 @@
 """A store written by the first release (fb8a619) upgrades to this code and answers as it did.
 
 The store and that release's answers are fixtures (data/first_release.*), made by
-build_first_release_store.py from the release's own code. The test runs the
-upgrade an operator runs (docs/deployment.md, "Upgrading"): `migrate`, then
-`rebuild_recall_index`, each in a process of its own on a copy of the store.
+build_first_release_store.py from the release's own code. The fixture below runs
+the upgrade an operator runs (docs/deployment.md, "Upgrading") on a copy of the
+store, each step in a process of its own: `migrate`, `rebuild_recall_index`,
+`reindex_embeddings`; it asks the fixture's recall questions after each step.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import shutil
 import subprocess
 import sys
 from contextlib import closing
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -22,35 +24,114 @@ from tests.upgrade import store_rows
 
 pytestmark = [pytest.mark.sqlite_only, pytest.mark.slow]
 
-DATA = Path(__file__).resolve().parent / "data"
-FIXTURE = json.loads((DATA / "first_release.json").read_text())
+HERE = Path(__file__).resolve().parent
+FIXTURE = json.loads((HERE / "data" / "first_release.json").read_text())
+
+# reindex_embeddings embeds "User's name is Ada." with the whole message it was
+# stated in ("Hi! My name is Ada, nice to meet you.") where the first release
+# embedded the excerpt ("My name is Ada, ..."): docs/recall.md, "Upgrading a store
+# indexed ... before the index took the whole source message". Its vector moves,
+# and it trades places with the last hit of two questions. Nothing else changes.
+NAME = "User's name is Ada."
+DOG = "User owns a dog named Biscuit."
+REEMBEDDED = {
+    ("where does the user live", None): [
+        "User lives in Porto.",
+        "User's sister Marta lives in Porto.",
+        "User works as an oceanographer.",
+        "User likes hiking.",
+        NAME,
+    ],
+    ("what is the user's job", None): [
+        "User works as an oceanographer.",
+        "User lives in Porto.",
+        "User uses Python.",
+        NAME,
+        DOG,
+    ],
+}
 
 
-def _migrated_copy(tmp: Path) -> tuple[Path, dict]:
-    """A copy of the fixture store migrated by this code, and the environment that reaches it."""
-    store = tmp / "memory.sqlite3"
-    shutil.copyfile(DATA / "first_release.sqlite3", store)
-    env = clean_env(DATABASE_URL=f"sqlite:///{store}", MEMORY_VAR_DIR=str(tmp))
-    manage(["migrate", "--noinput", "-v", "0"], env)
-    return store, env
-
-
-@pytest.fixture(scope="module")
-def upgraded(tmp_path_factory):
-    store, env = _migrated_copy(tmp_path_factory.mktemp("upgrade"))
-    # Read before any recall: each recall adds a row to recall_recalllog.
-    return store, env, store_rows.snapshot(store)
+@dataclass
+class Upgrade:
+    store: Path
+    kept: dict  # table -> count and digest of the first release's columns, right after migrate
+    columns: dict  # table -> its columns after migrate
+    facts: list
+    history: list
+    after_migrate: list
+    index: dict  # what the recall index holds after rebuild_recall_index
+    after_rebuild: list
+    after_reembed: list
 
 
 def _ask(store: Path, env: dict) -> list[dict]:
     questions = store.parent / "questions.json"
     questions.write_text(json.dumps({"keys": FIXTURE["keys"], "questions": FIXTURE["questions"]}))
-    script = Path(__file__).resolve().parent / "ask_recalls.py"
     out = subprocess.run(
-        [sys.executable, str(script), str(questions)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+        [sys.executable, str(HERE / "ask_recalls.py"), str(questions)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _rows(store: Path) -> dict:
+    with closing(store_rows.connect(store)) as conn:
+        tables = set(store_rows.snapshot(store))
+        kept = {
+            table: store_rows.digest(conn, table, old["columns"], old.get("max_id"))
+            for table, old in FIXTURE["tables"].items()
+            if table in tables
+        }
+        columns = {table: store_rows.columns(conn, table) for table in tables}
+        return {"kept": kept, "columns": columns, "facts": store_rows.facts(conn), "history": store_rows.history(conn)}
+
+
+def _ids(conn, sql: str) -> set[int]:
+    return {i for (i,) in conn.execute(sql)}
+
+
+def _index(store: Path) -> dict:
+    with closing(store_rows.connect(store)) as conn:
+        return {
+            "live": _ids(conn, "SELECT id FROM facts_fact WHERE status = 'active' AND valid_to IS NULL"),
+            "recall_doc": _ids(conn, "SELECT fact_id FROM recall_doc"),
+            "recall_vector": _ids(conn, "SELECT fact_id FROM recall_vector"),
+            "recall_fts": _ids(conn, "SELECT id FROM recall_fts_content"),
+            "forgotten_words": conn.execute(
+                "SELECT count(*) FROM recall_fts_content WHERE c0 LIKE '%cello%' OR c0 LIKE '%dune%'"
+            ).fetchone()[0],
+            "turns": _ids(conn, "SELECT id FROM facts_turn"),
+            "episodes": _ids(conn, "SELECT turn_id FROM recall_episode_doc"),
+        }
+
+
+@pytest.fixture(scope="module")
+def upgrade(tmp_path_factory) -> Upgrade:
+    tmp = tmp_path_factory.mktemp("upgrade")
+    store = tmp / "memory.sqlite3"
+    shutil.copyfile(HERE / "data" / "first_release.sqlite3", store)
+    env = clean_env(DATABASE_URL=f"sqlite:///{store}", MEMORY_VAR_DIR=str(tmp))
+    manage(["migrate", "--noinput", "-v", "0"], env)
+    rows = _rows(store)  # before any recall: each recall adds a row to recall_recalllog
+    after_migrate = _ask(store, env)
+    manage(["rebuild_recall_index"], env)
+    index = _index(store)
+    after_rebuild = _ask(store, env)
+    manage(["reindex_embeddings"], env)
+    return Upgrade(
+        store,
+        **rows,
+        after_migrate=after_migrate,
+        index=index,
+        after_rebuild=after_rebuild,
+        after_reembed=_ask(store, env),
+    )
 
 
 def _ranked(answer: dict) -> tuple[int, list[tuple[str, str]]]:
@@ -64,44 +145,42 @@ def _ranks(answer: dict) -> list[dict]:
     ]
 
 
-def test_it_keeps_every_row_of_every_table(upgraded):
-    store, _, tables = upgraded
-    with closing(store_rows.connect(store)) as conn:
-        for table, old in FIXTURE["tables"].items():
-            assert table in tables, f"{table} is gone"
-            assert set(old["columns"]) <= set(tables[table]["columns"]), f"{table} lost columns"
-            now = store_rows.digest(conn, table, old["columns"], old.get("max_id"))
-            assert now == {"count": old["count"], "sha256": old["sha256"]}, f"{table} changed"
+def test_it_keeps_every_row_of_every_table(upgrade):
+    for table, old in FIXTURE["tables"].items():
+        assert table in upgrade.kept, f"{table} is gone"
+        assert set(old["columns"]) <= set(upgrade.columns[table]), f"{table} lost columns"
+        assert upgrade.kept[table] == {"count": old["count"], "sha256": old["sha256"]}, f"{table} changed"
 
 
-def test_it_keeps_facts_their_validity_and_history(upgraded):
-    store, _, _ = upgraded
-    with closing(store_rows.connect(store)) as conn:
-        assert store_rows.facts(conn) == FIXTURE["facts"]
-        assert store_rows.history(conn) == FIXTURE["history"]
-    statuses = {row[2] for row in FIXTURE["facts"]}
-    assert statuses == {"active", "superseded", "expired", "pending_confirmation", "rejected"}
+def test_it_keeps_facts_their_validity_and_history(upgrade):
+    assert upgrade.facts == FIXTURE["facts"]
+    assert upgrade.history == FIXTURE["history"]
+    assert {row[2] for row in upgrade.facts} == {"active", "superseded", "expired", "pending_confirmation", "rejected"}
 
 
-def test_it_answers_the_same_recalls_right_after_migrate(upgraded):
-    store, env, _ = upgraded
-    answers = _ask(store, env)
-    assert [_ranked(a) for a in answers] == [_ranked(a) for a in FIXTURE["answers"]]
-    assert [_ranks(a) for a in answers] == [_ranks(a) for a in FIXTURE["answers"]]
+def test_it_answers_the_same_recalls_right_after_migrate(upgrade):
+    assert [_ranked(a) for a in upgrade.after_migrate] == [_ranked(a) for a in FIXTURE["answers"]]
+    assert [_ranks(a) for a in upgrade.after_migrate] == [_ranks(a) for a in FIXTURE["answers"]]
 
 
-def test_rebuild_recall_index_drops_what_the_first_release_left_and_answers_the_same(tmp_path):
-    store, env = _migrated_copy(tmp_path)
-    manage(["rebuild_recall_index"], env)
-    with closing(store_rows.connect(store)) as conn:
-        live = {i for (i,) in conn.execute("SELECT id FROM facts_fact WHERE status = 'active' AND valid_to IS NULL")}
-        for table, column in (("recall_doc", "fact_id"), ("recall_vector", "fact_id"), ("recall_fts_content", "id")):
-            assert {i for (i,) in conn.execute(f"SELECT {column} FROM {table}")} == live, table
-        # The first release's forget by key kept these facts' words in the index (facts 'hobby', 'book').
-        assert conn.execute(
-            "SELECT count(*) FROM recall_fts_content WHERE c0 LIKE '%cello%' OR c0 LIKE '%dune%'"
-        ).fetchone() == (0,)
-        turns = conn.execute("SELECT count(*) FROM facts_turn").fetchone()[0]
-        assert conn.execute("SELECT count(*) FROM recall_episode_doc").fetchone()[0] == turns
-    answers = _ask(store, env)
-    assert [_ranked(a) for a in answers] == [_ranked(a) for a in FIXTURE["answers"]]
+def test_rebuild_recall_index_drops_what_the_first_release_left(upgrade):
+    index = upgrade.index
+    # That release's forget by key left the forgotten facts ('hobby', 'book') in the
+    # index: migrate keeps those rows, rebuild_recall_index removes them.
+    assert index["recall_doc"] == index["recall_vector"] == index["recall_fts"] == index["live"]
+    assert index["forgotten_words"] == 0
+    # Turns became episodes after that release: the rebuild indexes the old ones.
+    assert index["episodes"] == index["turns"]
+
+
+def test_it_answers_the_same_recalls_after_rebuild_recall_index(upgrade):
+    assert [_ranked(a) for a in upgrade.after_rebuild] == [_ranked(a) for a in FIXTURE["answers"]]
+
+
+def test_reindex_embeddings_changes_only_the_documented_answers(upgrade):
+    for question, old, new in zip(FIXTURE["questions"], FIXTURE["answers"], upgrade.after_reembed, strict=True):
+        expected = REEMBEDDED.get((question["body"]["query"], question["body"].get("as_of")))
+        if expected is None or question["user"] != "user-ada":
+            assert _ranked(new) == _ranked(old), question
+        else:
+            assert [hit["text"] for hit in new["hits"]] == expected, question
