@@ -73,29 +73,40 @@ def _fact(external_id: str, text: str) -> Fact:
     return Fact.objects.get(user__external_id=external_id, text=text)
 
 
-def seed_ada(api: Api, staff) -> str:
+def _store_and_correct(api: Api, actor) -> str:
+    """Facts, a refresh, a correction, the staff queue, an expiry and a forget; the moment before the correction."""
     ids = {f["text"]: api.send("post", f"/users/{ADA}/facts", f)["id"] for f in ADA_FACTS}
     api.send("post", f"/users/{ADA}/facts", {"text": "User prefers green tea over coffee."})  # a refresh
     time.sleep(0.05)
     before_move = datetime.now(UTC).isoformat()
     time.sleep(0.05)
     api.send("patch", f"/facts/{ids['User lives in Lisbon.']}", {"text": "User lives in Porto."})
-    # Same key, high-risk category, low confidence: both wait for staff.
+    # Same key, high-risk category, low confidence: each waits for staff.
     api.send("post", f"/users/{ADA}/facts", {"text": "User is allergic to shellfish.", "key": "allergy"})
     budget = {"text": "User has a budget of 3000 euros for a new bicycle.", "key": "bike_budget"}
     api.send("post", f"/users/{ADA}/facts", budget)
     job = {"text": "User works as an oceanographer.", "key": "occupation", "category": "identity"}
     api.send("post", f"/users/{ADA}/facts", job)
-    actor = services.Actor.staff(staff)
     services.pending_approve(fact=_fact(ADA, job["text"]), actor=actor)
     services.pending_reject(fact=_fact(ADA, budget["text"]), actor=actor)
     services.fact_expire(fact=_fact(ADA, "User runs 10 kilometres every Sunday morning."), actor=actor)
     api.send("delete", f"/facts/{ids['User dislikes horror films.']}")
+    return before_move
+
+
+def _talk(api: Api) -> None:
+    """Turns through the offline rules extractor (no OPENAI_API_KEY), a session end (profile), a context block."""
     for turn_id, said, answer in ADA_TURNS:
         turn = {"session_id": "s1", "turn_id": turn_id, "user_input": said, "assistant_response": answer}
         api.send("post", f"/users/{ADA}/turns", turn)
     api.send("post", f"/users/{ADA}/sessions/s1/end")
     api.send("post", f"/users/{ADA}/context", {"query": "weekend plans", "max_tokens": 400})
+
+
+def seed_ada(api: Api, staff) -> str:
+    actor = services.Actor.staff(staff)
+    before_move = _store_and_correct(api, actor)
+    _talk(api)
     api.send("delete", f"/users/{ADA}/facts?key=hobby")
     # The key-scoped erase leaves a receipt; it had no REST route in that release.
     privacy.user_forget_key(user=MemoryUser.objects.get(external_id=ADA), key="book", actor=actor)

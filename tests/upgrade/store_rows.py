@@ -21,15 +21,11 @@ GROWING = ("django_migrations", "django_content_type", "auth_permission")
 
 
 def connect(path: Path):
-    conn = sqlean.connect(str(path))
-    conn.enable_load_extension(True)
-    import sqlite_vec
-
-    sqlite_vec.load(conn)
-    return conn
+    # No sqlite-vec needed: the vectors are blobs in a plain table (recall/migrations/0002).
+    return sqlean.connect(str(path))
 
 
-def _tables(conn) -> list[str]:
+def tables(conn) -> list[str]:
     rows = conn.execute(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL TABLE%' "
         "AND name NOT LIKE 'sqlite_%' ORDER BY name"
@@ -58,7 +54,7 @@ def digest(conn, table: str, names: list[str], max_id: int | None = None) -> dic
 def snapshot(path: Path) -> dict:
     with closing(connect(path)) as conn:
         found = {}
-        for table in _tables(conn):
+        for table in tables(conn):
             names = columns(conn, table)
             entry = {"columns": names, **digest(conn, table, names)}
             if table in GROWING:

@@ -82,7 +82,7 @@ def _ask(store: Path, env: dict) -> list[dict]:
 
 def _rows(store: Path) -> dict:
     with closing(store_rows.connect(store)) as conn:
-        tables = set(store_rows.snapshot(store))
+        tables = set(store_rows.tables(conn))
         kept = {
             table: store_rows.digest(conn, table, old["columns"], old.get("max_id"))
             for table, old in FIXTURE["tables"].items()
