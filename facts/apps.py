@@ -6,5 +6,6 @@ class FactsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # Tasks outside tasks.py, registered when Django (and so the worker) starts.
-        from facts import bookkeeping  # noqa: F401
+        # Tasks outside tasks.py, registered when Django (and so the worker) starts, and the
+        # receivers of a tenant's deletion (its users' erasure and the erasure journal).
+        from facts import bookkeeping, erasure_replay  # noqa: F401

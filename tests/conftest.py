@@ -64,6 +64,18 @@ def celery_eager():
 
 
 @pytest.fixture(autouse=True, scope="session")
+def erasure_journal_of_this_run(tmp_path_factory):
+    """Erasures made by tests go to a journal of this run (and of the processes it starts),
+    never to var/'s, which `make run`'s store uses (memory_service/db/journal.py)."""
+    from django.conf import settings
+
+    path = str(tmp_path_factory.mktemp("journal") / "erasure-journal.sqlite3")
+    settings.MEMORY_ERASURE_JOURNAL = os.environ["MEMORY_ERASURE_JOURNAL"] = path
+    settings.MEMORY_BACKUP_DIR = Path(tmp_path_factory.mktemp("backups"))
+    yield
+
+
+@pytest.fixture(autouse=True, scope="session")
 def log_rows_written_at_once():
     """Log rows are saved in the request, as if unbuffered; tests of the buffer turn it on."""
     from django.conf import settings

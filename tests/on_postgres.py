@@ -22,11 +22,15 @@ def main(argv: list[str]) -> int:
     # platformdirs (under pgserver) wants a private runtime folder.
     os.environ.setdefault("XDG_RUNTIME_DIR", tempfile.mkdtemp(prefix="runtime-"))
     import pgserver
+    from pgserver._commands import POSTGRES_BIN_PATH
 
     data = Path(os.environ.get("MEMORY_TEST_PGDATA") or tempfile.mkdtemp(prefix="memory-pg-"))
     server = pgserver.get_server(data, cleanup_mode="stop")
     try:
         env = {**os.environ, "DATABASE_URL": server.get_uri(), "MEMORY_TEST_PGDATA": str(data)}
+        # Backups run the client programs of the same build (tests/facts/test_backup_restore_postgresql.py).
+        env.setdefault("MEMORY_PG_DUMP", str(POSTGRES_BIN_PATH / "pg_dump"))
+        env.setdefault("MEMORY_PG_RESTORE", str(POSTGRES_BIN_PATH / "pg_restore"))
         return subprocess.call([sys.executable, "-m", "pytest", *argv], env=env)
     finally:
         server.cleanup()

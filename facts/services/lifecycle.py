@@ -16,6 +16,7 @@ from facts.services.changes import announce_facts_changed, record, snapshot, wit
 from facts.services.normalise import normalise_category, normalise_key, text_hash
 from facts.services.store import FactDraft, insert_fact, retire_superseded
 from facts.signals import facts_forgetting
+from memory_service.db import journal
 from memory_service.db.scrub import scrub_after_commit
 from memory_service.errors import Conflict, Rejected
 
@@ -112,6 +113,7 @@ def facts_forget(*, facts: list[Fact], actor: Actor, reason: str) -> int:
     entries after commit, their words in history and stored profiles; then the WAL is
     checkpointed so the words leave the database files."""
     forgotten: list[int] = []
+    uuids: list[str] = []
     for fact in facts:
         # Reload: forgetting an earlier one may have nulled this one's links (replaces, superseded_by).
         fresh = Fact.objects.select_related("user").filter(pk=fact.pk).first()
@@ -119,9 +121,12 @@ def facts_forget(*, facts: list[Fact], actor: Actor, reason: str) -> int:
             continue
         # Django sets pk to None on delete: keep it for the index sync.
         forgotten.append(fresh.pk)
+        uuids.append(str(fresh.uuid))
         _forget(fresh, actor, reason)
     if forgotten:
         announce_facts_changed(facts[0].user, forgotten)
+        # A restore of an older backup forgets them again (memory_service/db/journal.py).
+        journal.note_facts_forgotten(tenant_id=facts[0].tenant_id, user_pk=facts[0].user_id, fact_uuids=uuids)
     scrub_after_commit()
     return len(forgotten)
 

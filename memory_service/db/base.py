@@ -8,6 +8,7 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.db.backends.sqlite3 import base as sqlite_base
 
+from memory_service.db import in_use
 from memory_service.db.writers import WriterTurn
 from memory_service.private_files import is_file_database, private_database
 
@@ -65,6 +66,7 @@ class DatabaseWrapper(sqlite_base.DatabaseWrapper):
     def get_new_connection(self, conn_params):
         if is_file_database(str(conn_params.get("database", ""))):
             private_database(Path(conn_params["database"]))
+            in_use.hold(str(conn_params["database"]))
         conn = super().get_new_connection(conn_params)
         load_sqlite_vec(conn)
         busy_ms = int(float(conn_params.get("timeout", 30)) * 1000)

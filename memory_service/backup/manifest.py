@@ -1,0 +1,73 @@
+"""What a backup folder holds and how a restore knows it is whole (docs/deployment.md,
+"Backups and restore"): `manifest.json` beside the copy, written last."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+FORMAT = "memory-service-backup/1"
+NAME = "manifest.json"
+
+
+class Damaged(Exception):
+    """The backup is incomplete or its files are not what the manifest says."""
+
+
+@dataclass
+class Manifest:
+    engine: str
+    taken_at: str
+    journal_seq: int
+    migrations: dict[str, list[str]]
+    row_counts: dict[str, int]
+    files: dict[str, dict] = field(default_factory=dict)
+    seconds: float = 0.0
+    format: str = FORMAT
+
+    def write(self, folder: Path) -> None:
+        (folder / NAME).write_text(json.dumps(asdict(self), indent=2, sort_keys=True))
+
+    @property
+    def facts(self) -> int:
+        return self.row_counts.get("facts_fact", 0)
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as stream:
+        while chunk := stream.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def describe_file(path: Path) -> dict:
+    return {"bytes": path.stat().st_size, "sha256": sha256_of(path)}
+
+
+def read(folder: Path) -> Manifest:
+    """The manifest of a backup folder, after checking every file it lists."""
+    path = folder / NAME
+    if not path.is_file():
+        raise Damaged(f"{folder} has no {NAME}: not a backup, or one that did not finish.")
+    try:
+        raw = json.loads(path.read_text())
+        manifest = Manifest(**raw)
+    except (ValueError, TypeError) as exc:
+        raise Damaged(f"{path} cannot be read: {exc}") from exc
+    if manifest.format != FORMAT:
+        raise Damaged(f"{path} has format {manifest.format!r}; this version reads {FORMAT!r}.")
+    for name, expected in manifest.files.items():
+        _check_file(folder / name, expected)
+    return manifest
+
+
+def _check_file(path: Path, expected: dict) -> None:
+    if not path.is_file():
+        raise Damaged(f"{path.name} is missing from the backup.")
+    if path.stat().st_size != expected.get("bytes"):
+        raise Damaged(f"{path.name} has {path.stat().st_size} bytes; the manifest says {expected.get('bytes')}.")
+    if sha256_of(path) != expected.get("sha256"):
+        raise Damaged(f"{path.name} does not match its checksum in the manifest: the copy is damaged.")

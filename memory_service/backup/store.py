@@ -1,0 +1,241 @@
+"""Take a backup of the store, prune old ones, and restore one (docs/deployment.md,
+"Backups and restore").
+
+A backup is a folder: the copy (`database.sqlite3` or `database.pgdump`) and
+`manifest.json` (schema version, rows per table, checksums, when it was taken, the erasure
+journal's position). It is written under a hidden name and renamed into place once whole,
+so a folder with that name is always complete. A restore checks the manifest and the copy,
+brings the copy's schema up to this code's, re-applies every erasure journaled after the
+backup (memory_service/db/journal.py), and only then puts it in place.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management import call_command
+from django.db import connection
+from django.db.migrations.loader import MigrationLoader
+
+from memory_service.backup import manifest as manifests
+from memory_service.backup import postgresql_store, sqlite_store
+from memory_service.backup.manifest import Damaged, Manifest
+from memory_service.db import in_use, journal
+from memory_service.db.scrub import wal_checkpoint
+from memory_service.private_files import private_database, private_folder
+
+FOLDER_NAME = re.compile(r"^\d{8}T\d{6}Z$")
+
+
+class Refused(Exception):
+    """The restore cannot go ahead; nothing was changed."""
+
+
+@dataclass
+class Restored:
+    manifest: Manifest
+    migrated: bool
+    replayed: Counter
+    seconds: float
+
+
+def _step(progress: Callable[[str], None] | None, text: str) -> None:
+    if progress:
+        progress(text)
+
+
+# --- Backup ---------------------------------------------------------------------------
+
+
+def default_folder() -> Path:
+    return Path(settings.MEMORY_BACKUP_DIR) / datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+
+
+def take(folder: Path, progress: Callable[[str], None] | None = None) -> Manifest:
+    """Write a whole backup to `folder`, which must not exist yet."""
+    if folder.exists():
+        raise FileExistsError(f"{folder} already exists; give a new folder (or none, for a dated one).")
+    private_folder(folder.parent)
+    partial = folder.parent / f".{folder.name}.partial-{os.getpid()}"
+    private_folder(partial)
+    try:
+        manifest = _fill(partial, progress)
+        _step(progress, "manifest")
+        manifest.write(partial)
+        os.rename(partial, folder)
+    except BaseException:
+        shutil.rmtree(partial, ignore_errors=True)
+        raise
+    return manifest
+
+
+def _fill(partial: Path, progress) -> Manifest:
+    started, taken_at = time.monotonic(), datetime.now(UTC).isoformat()
+    # Before the snapshot: an erasure journaled after this number committed after it too.
+    seq = journal.last_seq()
+    if settings.DATABASE_ENGINE == "sqlite":
+        target = partial / sqlite_store.FILE
+        _step(progress, "copy (VACUUM INTO)")
+        sqlite_store.copy_to(target)
+        _step(progress, "count rows")
+        counts = sqlite_store.row_counts(target)
+        migrations = sqlite_store.applied_migrations(target)
+    else:
+        target = partial / postgresql_store.FILE
+        _step(progress, "copy (pg_dump)")
+        counts = postgresql_store.dump_to(target)
+        migrations = _applied_migrations_here()
+    _step(progress, "checksum")
+    files = {target.name: manifests.describe_file(target)}
+    return Manifest(
+        engine=settings.DATABASE_ENGINE,
+        taken_at=taken_at,
+        journal_seq=seq,
+        migrations=migrations,
+        row_counts=counts,
+        files=files,
+        seconds=round(time.monotonic() - started, 3),
+    )
+
+
+def _applied_migrations_here() -> dict[str, list[str]]:
+    applied: dict[str, list[str]] = {}
+    for app, name in sorted(MigrationLoader(connection, ignore_no_migrations=True).applied_migrations):
+        applied.setdefault(app, []).append(name)
+    return applied
+
+
+def prune(keep: int) -> list[Path]:
+    """Delete the oldest dated backups under MEMORY_BACKUP_DIR beyond the newest `keep`."""
+    root = Path(settings.MEMORY_BACKUP_DIR)
+    if keep < 1 or not root.is_dir():
+        return []
+    dated = sorted(p for p in root.iterdir() if p.is_dir() and FOLDER_NAME.match(p.name))
+    gone = dated[:-keep]
+    for folder in gone:
+        shutil.rmtree(folder)
+    return gone
+
+
+# --- Restore --------------------------------------------------------------------------
+
+
+def restore(folder: Path, progress: Callable[[str], None] | None = None) -> Restored:
+    started = time.monotonic()
+    _step(progress, "check the backup")
+    manifest = manifests.read(folder)
+    _refuse_unless_compatible(manifest)
+    if settings.DATABASE_ENGINE == "sqlite":
+        migrated, replayed = _restore_sqlite(folder, manifest, progress)
+    else:
+        migrated, replayed = _restore_postgresql(folder, manifest, progress)
+    return Restored(manifest, migrated, replayed, round(time.monotonic() - started, 3))
+
+
+def _code_migrations() -> set[tuple[str, str]]:
+    return set(MigrationLoader(None, ignore_no_migrations=True).disk_migrations)
+
+
+def _refuse_unless_compatible(manifest: Manifest) -> None:
+    if manifest.engine != settings.DATABASE_ENGINE:
+        raise Refused(
+            f"The backup is of a {manifest.engine} store and this service runs on {settings.DATABASE_ENGINE}; "
+            "restore it into a service on the same engine (then `manage.py move_store` moves it across)."
+        )
+    unknown = {(app, name) for app, names in manifest.migrations.items() for name in names} - _code_migrations()
+    if unknown:
+        raise Refused(
+            f"The backup was taken by a newer version (migrations this code does not have: {sorted(unknown)[:3]}); "
+            "restore it with that version."
+        )
+
+
+def _is_behind(manifest: Manifest) -> bool:
+    applied = {(app, name) for app, names in manifest.migrations.items() for name in names}
+    return bool(_code_migrations() - applied)
+
+
+def _bring_up_to_date(manifest: Manifest, progress) -> tuple[bool, Counter]:
+    """On the restored copy (the default connection points at it): migrate, re-apply erasures,
+    re-index what they touched."""
+    from facts.erasure_replay import replay
+    from recall import indexer
+
+    migrated = _is_behind(manifest)
+    if migrated:
+        _step(progress, "migrate")
+        call_command("migrate", interactive=False, verbosity=0, skip_checks=True)
+    entries = journal.entries_after(manifest.journal_seq)
+    _step(progress, f"re-apply {len(entries)} erasures")
+    replayed = replay(entries)
+    # Facts that shared a turn with a forgotten one are indexed again without its words.
+    indexer.drain(budget_seconds=3600.0)
+    return migrated, replayed
+
+
+def _restore_sqlite(folder: Path, manifest: Manifest, progress) -> tuple[bool, Counter]:
+    live = sqlite_store.live_path()
+    connection.close()
+    with in_use.exclusive(str(live)):
+        work = live.parent / f".{live.name}.restoring-{os.getpid()}"
+        try:
+            _step(progress, "copy and check")
+            private_database(work)
+            shutil.copyfile(folder / sqlite_store.FILE, work)
+            sqlite_store.check_integrity(work)
+            _compare_counts(manifest, sqlite_store.row_counts(work))
+            with _connection_on(work):
+                result = _bring_up_to_date(manifest, progress)
+                wal_checkpoint()
+            _step(progress, "put in place")
+            sqlite_store.put_in_place(work, live)
+        except BaseException:
+            for leftover in ("", "-wal", "-shm", ".writers", ".in-use"):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(f"{work}{leftover}")
+            raise
+    return result
+
+
+@contextlib.contextmanager
+def _connection_on(path: Path) -> Iterator[None]:
+    original = connection.settings_dict["NAME"]
+    connection.close()
+    connection.settings_dict["NAME"] = str(path)
+    try:
+        yield
+    finally:
+        connection.close()
+        in_use.release(str(path))
+        connection.settings_dict["NAME"] = original
+
+
+def _restore_postgresql(folder: Path, manifest: Manifest, progress) -> tuple[bool, Counter]:
+    dump = folder / postgresql_store.FILE
+    postgresql_store.check_dump(dump)
+    if n := postgresql_store.others_connected():
+        raise Refused(
+            f"{n} other connection(s) use this database (the web servers, workers or a manage.py command): "
+            "stop them and run restore again."
+        )
+    _step(progress, "load (pg_restore)")
+    postgresql_store.load(dump)
+    _compare_counts(manifest, postgresql_store.table_counts())
+    return _bring_up_to_date(manifest, progress)
+
+
+def _compare_counts(manifest: Manifest, found: dict[str, int]) -> None:
+    wrong = {t: (n, found.get(t)) for t, n in manifest.row_counts.items() if found.get(t) != n}
+    if wrong:
+        sample = ", ".join(f"{t}: {n} expected, {m} found" for t, (n, m) in list(wrong.items())[:3])
+        raise Damaged(f"The restored copy does not hold the rows the manifest lists ({sample}).")

@@ -1,0 +1,49 @@
+"""manage.py restore SRC: put a backup back into a stopped service (docs/deployment.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+from tqdm import tqdm
+
+from memory_service.backup import store
+from memory_service.backup.manifest import Damaged
+from memory_service.backup.postgresql_store import ProgramFailed
+from memory_service.db.in_use import StoreInUse
+
+
+class Command(BaseCommand):
+    help = (
+        "Restore a backup folder written by `manage.py backup` into this service's store, which must not be "
+        "in use: checks the manifest and checksums, migrates an older backup to this version, re-applies "
+        "every erasure made after the backup was taken (the erasure journal), then puts it in place."
+    )
+    # Checks would open the store this command is about to replace.
+    requires_system_checks: list[str] = []
+
+    def add_arguments(self, parser):
+        parser.add_argument("src", help="a backup folder (holding manifest.json)")
+
+    def handle(self, *args, src: str, **options):
+        folder = Path(src)
+        if not folder.is_dir():
+            raise CommandError(f"{folder} is not a folder; pass one written by `manage.py backup`.")
+        with tqdm(desc="restore", unit="step", file=self.stderr) as bar:
+
+            def progress(text: str) -> None:
+                bar.set_postfix_str(text)
+                bar.update(1)
+
+            try:
+                done = store.restore(folder, progress)
+            except Damaged as exc:
+                raise CommandError(f"The backup is damaged; nothing was restored. {exc}") from exc
+            except (store.Refused, StoreInUse, ProgramFailed) as exc:
+                raise CommandError(f"Nothing was restored. {exc}") from exc
+        replayed = ", ".join(f"{n} {kind}" for kind, n in sorted(done.replayed.items())) or "none"
+        self.stdout.write(
+            f"restored the backup taken at {done.manifest.taken_at} ({done.manifest.facts} facts) in "
+            f"{done.seconds:.1f} s; migrated: {'yes' if done.migrated else 'no'}; "
+            f"erasures made since then re-applied: {replayed}"
+        )

@@ -1,0 +1,183 @@
+"""Backup and restore of the SQLite store, and the erasure journal that outlives both
+(docs/deployment.md, "Backups and restore").
+
+Restore replaces the store's file, so these tests run outside the per-test transaction
+and, before restoring, close this process's connection the way a stopped service has.
+"""
+
+from __future__ import annotations
+
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import connection
+
+from facts import privacy, services
+from facts.models import DeletionReceipt, Fact, FactHistory, MemoryUser, Tenant, Turn
+from memory_service.backup import manifest as manifests
+from memory_service.db import in_use, journal
+from recall import indexer
+from recall.services import recall
+from tests.db_files import file_bytes
+from tests.facts.dashboard_helpers import seed_everything
+
+pytestmark = [pytest.mark.sqlite_only, pytest.mark.django_db(transaction=True)]
+
+STAFF = services.Actor("staff", "ines")
+
+
+def _backup(tmp_path: Path, name: str = "backup") -> Path:
+    folder = tmp_path / name
+    call_command("backup", str(folder), stdout=StringIO(), stderr=StringIO())
+    return folder
+
+
+def _restore(folder: Path) -> str:
+    # What stopping the service does: no connection of this process stays on the file.
+    connection.close()
+    in_use.release(connection.settings_dict["NAME"])
+    out = StringIO()
+    call_command("restore", str(folder), stdout=out, stderr=StringIO())
+    return out.getvalue()
+
+
+def _store_bytes() -> bytes:
+    name = Path(connection.settings_dict["NAME"])
+    return b"".join(file_bytes(Path(f"{name}{s}")) for s in ("", "-wal") if Path(f"{name}{s}").exists())
+
+
+def _rows_of(external_id: str) -> dict:
+    user = MemoryUser.objects.get(external_id=external_id)
+    return {
+        "facts": sorted(Fact.objects.filter(user=user).values_list("uuid", "text", "status", "valid_to")),
+        "history": sorted(FactHistory.objects.filter(user=user).values_list("fact_uuid", "action", "created_at")),
+        "turns": sorted(Turn.objects.filter(user=user).values_list("turn_id", "user_input")),
+    }
+
+
+def _seed(tenant: Tenant) -> dict[str, dict[str, str]]:
+    markers = {who: seed_everything(tenant, who) for who in ("victim", "bystander", "keeper")}
+    indexer.index_items([], list(Turn.objects.values_list("pk", flat=True)))
+    return markers
+
+
+def test_backup_writes_a_copy_and_a_manifest_that_describes_it(alice, tmp_path):
+    _seed(alice.tenant)
+    folder = _backup(tmp_path)
+
+    manifest = manifests.read(folder)
+    assert manifest.engine == "sqlite"
+    assert manifest.row_counts["facts_fact"] == Fact.objects.count() > 0
+    assert manifest.row_counts["facts_memoryuser"] == 3
+    assert "0001_initial" in manifest.migrations["facts"]
+    assert manifest.journal_seq == journal.last_seq()
+    [(name, described)] = manifest.files.items()
+    assert described["sha256"] == manifests.sha256_of(folder / name)
+    # Nothing half-written stays beside it.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["backup"]
+
+
+def test_restore_brings_everything_back_except_what_was_erased_after_the_backup(alice, tmp_path):
+    markers = _seed(alice.tenant)
+    keeper = MemoryUser.objects.get(external_id="keeper")
+    forgotten = Fact.objects.get(user=keeper, key="tool")
+    forgotten_text = forgotten.text
+    before = {who: _rows_of(who) for who in ("bystander", "keeper")}
+    folder = _backup(tmp_path)
+
+    privacy.user_erase(user=MemoryUser.objects.get(external_id="victim"), actor=STAFF)
+    services.fact_forget(fact=forgotten, actor=STAFF)
+    output = _restore(folder)
+
+    assert "re-applied: 1 facts, 1 user" in output
+    assert sorted(MemoryUser.objects.values_list("external_id", flat=True)) == ["bystander", "keeper"]
+    assert _rows_of("bystander") == before["bystander"]
+    kept = _rows_of("keeper")
+    assert kept["facts"] == [f for f in before["keeper"]["facts"] if f[0] != forgotten.uuid]
+    assert kept["turns"] == before["keeper"]["turns"]
+    # The re-applied erasures have their receipts in the restored store.
+    assert DeletionReceipt.objects.filter(scope="user", actor_id="restore").count() == 1
+    # The bytes: nothing of the erased user or the forgotten fact; the others' words are there.
+    stored = _store_bytes()
+    for kind, text in markers["victim"].items():
+        assert text.encode() not in stored, f"the erased user's {kind} came back"
+    assert forgotten_text.encode() not in stored
+    assert markers["bystander"]["fact"].encode() in stored
+    bystander = MemoryUser.objects.get(external_id="bystander")
+    assert recall(user=bystander, query=markers["bystander"]["fact"], k=5, log=False).items
+
+
+def test_restore_refuses_a_damaged_backup_and_changes_nothing(alice, tmp_path):
+    _seed(alice.tenant)
+    folder = _backup(tmp_path)
+    copy = folder / "database.sqlite3"
+    data = bytearray(copy.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    copy.write_bytes(bytes(data))
+    privacy.user_erase(user=MemoryUser.objects.get(external_id="victim"), actor=STAFF)
+
+    with pytest.raises(CommandError, match="damaged.*checksum"):
+        _restore(folder)
+    assert sorted(MemoryUser.objects.values_list("external_id", flat=True)) == ["bystander", "keeper"]
+
+
+def test_restore_refuses_a_backup_whose_manifest_is_missing(alice, tmp_path):
+    folder = _backup(tmp_path)
+    (folder / "manifest.json").unlink()
+    with pytest.raises(CommandError, match="no manifest.json"):
+        _restore(folder)
+
+
+def test_restore_refuses_a_store_another_process_has_open(alice, tmp_path):
+    folder = _backup(tmp_path)
+    Tenant.objects.create(name="made after the backup")
+    # This process keeps its connection: to the restore, it is a running service.
+    with pytest.raises(CommandError, match="open in another process"):
+        call_command("restore", str(folder), stdout=StringIO(), stderr=StringIO())
+    assert Tenant.objects.filter(name="made after the backup").exists()
+
+
+def test_backup_refuses_a_folder_that_exists(tmp_path):
+    (tmp_path / "taken").mkdir()
+    with pytest.raises(CommandError, match="already exists"):
+        _backup(tmp_path, "taken")
+
+
+def test_deleting_a_tenant_erases_its_users_and_a_restore_deletes_it_again(alice, bob, tmp_path):
+    markers = seed_everything(bob.tenant, "bobs-user")
+    folder = _backup(tmp_path)
+    bob.tenant.delete()
+    stored = _store_bytes()
+    # Its users went through the erase (index rows and profiles have no cascade).
+    assert markers["fact"].encode() not in stored
+    assert [e.kind for e in journal.entries_after(0)][-1] == journal.TENANT
+
+    output = _restore(folder)
+    assert "1 tenant" in output
+    assert not Tenant.objects.filter(pk=bob.tenant.pk).exists()
+    assert Tenant.objects.filter(pk=alice.tenant.pk).exists()
+
+
+def test_a_journal_entry_never_erases_another_person_on_the_same_row(alice):
+    user = MemoryUser.objects.create(tenant=alice.tenant, external_id="someone-else")
+    entry = journal.Entry(seq=1, kind=journal.USER, tenant_id=str(alice.tenant.pk), user_pk=user.pk, user_key="0" * 64)
+    from facts.erasure_replay import replay
+
+    assert replay([entry])[journal.USER] == 0
+    assert MemoryUser.objects.filter(pk=user.pk).exists()
+
+
+def test_the_journal_holds_no_personal_data(alice):
+    markers = seed_everything(alice.tenant, "person@example.org")
+    user = MemoryUser.objects.get(external_id="person@example.org")
+    services.fact_forget(fact=Fact.objects.get(user=user, key="tool"), actor=STAFF)
+    privacy.user_erase(user=user, actor=STAFF)
+
+    raw = file_bytes(Path(journal.location()))
+    assert b"person@example.org" not in raw
+    for text in markers.values():
+        assert text.encode() not in raw
+    kinds = [e.kind for e in journal.entries_after(0)][-2:]
+    assert kinds == [journal.FACTS, journal.USER]

@@ -1,0 +1,43 @@
+"""Backup and restore on PostgreSQL (pg_dump / pg_restore of the same build, tests/on_postgres.py):
+what was erased after the backup stays erased, in the rows and in the table files."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+
+from facts import privacy, services
+from facts.models import Fact, MemoryUser
+from memory_service.backup import manifest as manifests
+from tests.db_files import postgres_data_files
+from tests.facts.test_backup_restore import STAFF, _backup, _restore, _rows_of, _seed
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _on_postgresql():
+    if connection.vendor != "postgresql":
+        pytest.skip("pg_dump and pg_restore; tests/facts/test_backup_restore.py covers SQLite")
+
+
+def test_a_postgresql_restore_keeps_erasures_made_after_the_backup(alice, tmp_path):
+    markers = _seed(alice.tenant)
+    keeper = MemoryUser.objects.get(external_id="keeper")
+    forgotten = Fact.objects.get(user=keeper, key="tool")
+    before = {who: _rows_of(who) for who in ("bystander", "keeper")}
+    folder = _backup(tmp_path)
+    assert manifests.read(folder).row_counts["facts_fact"] == Fact.objects.count()
+
+    privacy.user_erase(user=MemoryUser.objects.get(external_id="victim"), actor=STAFF)
+    services.fact_forget(fact=forgotten, actor=STAFF)
+    output = _restore(folder)
+
+    assert "re-applied: 1 facts, 1 user" in output
+    assert sorted(MemoryUser.objects.values_list("external_id", flat=True)) == ["bystander", "keeper"]
+    assert _rows_of("bystander") == before["bystander"]
+    assert _rows_of("keeper")["facts"] == [f for f in before["keeper"]["facts"] if f[0] != forgotten.uuid]
+    files = postgres_data_files()
+    leaks = [kind for kind, text in markers["victim"].items() if any(text.encode() in d for d in files.values())]
+    assert leaks == []
+    assert any(markers["bystander"]["fact"].encode() in d for d in files.values())
