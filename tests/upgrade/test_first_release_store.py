@@ -35,14 +35,14 @@ FIXTURE = json.loads((HERE / "data" / "first_release.json").read_text())
 NAME = "User's name is Ada."
 DOG = "User owns a dog named Biscuit."
 REEMBEDDED = {
-    ("where does the user live", None): [
+    ("user-ada", "where does the user live", None): [
         "User lives in Porto.",
         "User's sister Marta lives in Porto.",
         "User works as an oceanographer.",
         "User likes hiking.",
         NAME,
     ],
-    ("what is the user's job", None): [
+    ("user-ada", "what is the user's job", None): [
         "User works as an oceanographer.",
         "User lives in Porto.",
         "User uses Python.",
@@ -179,8 +179,8 @@ def test_it_answers_the_same_recalls_after_rebuild_recall_index(upgrade):
 
 def test_reindex_embeddings_changes_only_the_documented_answers(upgrade):
     for question, old, new in zip(FIXTURE["questions"], FIXTURE["answers"], upgrade.after_reembed, strict=True):
-        expected = REEMBEDDED.get((question["body"]["query"], question["body"].get("as_of")))
-        if expected is None or question["user"] != "user-ada":
+        expected = REEMBEDDED.get((question["user"], question["body"]["query"], question["body"].get("as_of")))
+        if expected is None:
             assert _ranked(new) == _ranked(old), question
         else:
             assert [hit["text"] for hit in new["hits"]] == expected, question
