@@ -10,29 +10,40 @@ import atexit
 import gc
 import os
 import sys
+from pathlib import Path
+
+# gunicorn puts the checkout on sys.path only once it loads the application; the WEB_*
+# variables are read, below, by the same code as the settings' (memory_service/web_server.py).
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from memory_service.environment import Env  # noqa: E402
+from memory_service.web_server import web_server_settings  # noqa: E402
 
 # The tokenizer's own thread pool is not fork-safe either; one query needs no parallel tokenizing.
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
+# A malformed WEB_* value gives its default here; the system checks, run in on_starting
+# below, then name it and refuse to start.
+_web = web_server_settings(Env())
 wsgi_app = "memory_service.wsgi:application"
-bind = [os.environ.get("WEB_BIND", "127.0.0.1:8000")]
+bind = [_web["bind"]]
 
 # Processes for the CPU work (Python request handling holds the GIL), threads
 # for the waits (SQLite busy timeout, network). Two processes suit two cores:
 # each query embedding also runs MEMORY_EMBEDDING_THREADS intra-op threads.
-workers = int(os.environ.get("WEB_WORKERS", "2"))
+workers = _web["workers"]
 worker_class = "gthread"
-threads = int(os.environ.get("WEB_THREADS", "4"))
+threads = _web["threads"]
 # A request that takes longer than this is stuck: its worker is restarted.
-timeout = int(os.environ.get("WEB_TIMEOUT", "60"))
+timeout = _web["timeout"]
 graceful_timeout = 30
 keepalive = 5
-accesslog = os.environ.get("WEB_ACCESS_LOG") or None  # "-" for stdout; off by default
+accesslog = _web["accesslog"]  # "-" for stdout; off by default
 # Request paths name end users: the access log shows a keyed hash of each user id instead.
 logger_class = "memory_service.logredact.RedactingGunicornLogger"
 # Behind a TLS-terminating proxy on another address, list it here so gunicorn
 # trusts its X-Forwarded-* headers (Django's SECURE_PROXY_SSL_HEADER does the rest).
-forwarded_allow_ips = os.environ.get("WEB_FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+forwarded_allow_ips = _web["forwarded_allow_ips"]
 # gunicorn 27's runtime control socket defaults to one path in the home folder,
 # shared by every gunicorn of the user; nothing here uses it.
 control_socket_disable = True
@@ -43,18 +54,28 @@ control_socket_disable = True
 preload_app = True
 
 
+def on_starting(server) -> None:
+    """gunicorn runs no system checks: refuse a broken install (an SQLite build that
+    deadlocks, memory_service.E001) or a malformed setting (memory_service.E010-E016) before
+    it listens or starts a worker, with the same report as `manage.py check`."""
+    from django.db import connections
+
+    from memory_service.settings_checks import startup_report
+
+    report = startup_report()
+    connections.close_all()
+    if report is not None:
+        server.log.error("%s\nRefusing to start.", report)
+        sys.exit(1)
+
+
 def when_ready(server) -> None:
-    from django.core.management import call_command
     from django.db import connections
     from django.urls import get_resolver
 
     from memory_service import celery_app
     from memory_service.checks import loaded_sqlite
 
-    # gunicorn runs no system checks: refuse a broken install (e.g. an SQLite
-    # build that deadlocks, memory_service.E001) before any worker starts.
-    call_command("check")
-    connections.close_all()
     server.log.info("Running on %s", loaded_sqlite())
     # Django imports the URLconf (every API module and its schemas) on the first
     # request, seconds on a busy machine; do it here, once, for all workers.

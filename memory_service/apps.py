@@ -9,4 +9,4 @@ class MemoryServiceConfig(AppConfig):
     name = "memory_service"
 
     def ready(self) -> None:
-        from memory_service import checks  # noqa: F401
+        from memory_service import checks, settings_checks  # noqa: F401

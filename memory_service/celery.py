@@ -3,6 +3,7 @@ from __future__ import annotations
 import gc
 import logging
 import os
+import sys
 
 from celery import Celery, signals
 
@@ -13,6 +14,26 @@ logger = logging.getLogger(__name__)
 app = Celery("memory_service")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+# Celery's Django fixup runs the system checks when a worker starts, but only logs what they
+# find, and the worker serves on: a malformed setting (memory_service/settings_checks.py)
+# failed every task instead. Connected first, so the worker stops before it loads the model.
+@signals.worker_init.connect(dispatch_uid="memory_service.refuse_failed_checks")
+def _refuse_failed_checks(**kwargs) -> None:
+    import django
+    from django.apps import apps
+
+    from memory_service.settings_checks import startup_report
+
+    if not apps.ready:  # Celery's fixup sets Django up in its own worker_init handler
+        django.setup()
+    report = startup_report()
+    if report is not None:
+        # SystemExit, because Celery logs and swallows any Exception a signal handler raises.
+        print(f"{report}\nRefusing to start.", file=sys.stderr, flush=True)
+        raise SystemExit(1)
+
 
 # The queues this process consumes, once it is a worker (set at start, inherited by the pool);
 # None in other processes (the web server, commands). Work a worker can do for its own

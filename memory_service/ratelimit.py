@@ -24,6 +24,7 @@ from memory_service.errors import RateLimited
 
 PERIOD_SECONDS = {"s": 1, "sec": 1, "second": 1, "min": 60, "minute": 60, "h": 3600, "hour": 3600, "day": 86400}
 RATE_PATTERN = re.compile(r"^\s*(\d+)\s*/\s*([a-z]+)\s*$")
+RATE_FORMS = "N/sec, N/min, N/hour, N/day or off"
 RECALL_SUFFIXES = ("/recall", "/context")
 
 
@@ -40,7 +41,7 @@ def parse_rate(text: str) -> Rate | None:
         return None
     match = RATE_PATTERN.match(text.lower())
     if not match or match.group(2) not in PERIOD_SECONDS or int(match.group(1)) < 1:
-        raise ImproperlyConfigured(f"Bad rate limit {text!r}: use N/sec, N/min, N/hour, N/day or off.")
+        raise ImproperlyConfigured(f"Bad rate limit {text!r}: use {RATE_FORMS}.")
     return Rate(int(match.group(1)), PERIOD_SECONDS[match.group(2)])
 
 

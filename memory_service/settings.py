@@ -14,16 +14,22 @@ from pathlib import Path
 import environ
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Exchange, Queue
+from kombu.transport import TRANSPORT_ALIASES
 
 from memory_service.db.postgresql_urls import with_socket_host
+from memory_service.environment import NOT_A_RATE, Env
 from memory_service.private_files import private_file_mode, private_folder, private_text
+from memory_service.ratelimit import RATE_FORMS, parse_rate
+from memory_service.web_server import web_server_settings
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("MEMORY_VAR_DIR", BASE_DIR / "var"))
 # Databases, broker, secret key: readable by this user only (memory_service/private_files.py).
 private_folder(VAR_DIR)
 
-env = environ.Env()
+# A malformed value is noted and its default taken; the system checks report every note
+# (memory_service/environment.py, memory_service/settings_checks.py).
+env = Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 
@@ -66,7 +72,7 @@ SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=PRODUCTION)
 SECURE_REDIRECT_EXEMPT = [r"^api/v1/health$"]
 SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=PRODUCTION)
 CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=PRODUCTION)
-SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31_536_000 if PRODUCTION else 0)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31_536_000 if PRODUCTION else 0, minimum=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=PRODUCTION)
 SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=PRODUCTION)
 
@@ -127,7 +133,9 @@ DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'memory.sqlite3'}"),
 }
 _ENGINES = {"django.db.backends.sqlite3": "sqlite", "django.db.backends.postgresql": "postgresql"}
-DATABASE_ENGINE = _ENGINES.get(DATABASES["default"]["ENGINE"], "")
+# An unreadable URL gives no ENGINE at all. Refused here, not by a check: no default
+# database is a safe stand-in for the one the operator meant.
+DATABASE_ENGINE = _ENGINES.get(DATABASES["default"].get("ENGINE", ""), "")
 if not DATABASE_ENGINE:
     raise ImproperlyConfigured(
         "DATABASE_URL must be sqlite:///path/to/file.sqlite3 or postgresql://user:password@host:port/name."
@@ -137,13 +145,14 @@ if not DATABASE_ENGINE:
 # and the PRAGMAs every time, and is the pattern that deadlocked SQLite
 # 3.51.0-3.51.1 (memory_service/sqlite_driver.py); a PostgreSQL connection costs
 # a login. 0 closes after every request.
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=600)
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=600, minimum=0)
 # A PostgreSQL server can restart or drop an idle connection; SQLite's check costs nothing.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+_busy_timeout = env.float("SQLITE_BUSY_TIMEOUT_SECONDS", default=30.0, minimum=0)
 if DATABASE_ENGINE == "sqlite":
     DATABASES["default"]["ENGINE"] = "memory_service.db"
     DATABASES["default"]["OPTIONS"] = {
-        "timeout": env.float("SQLITE_BUSY_TIMEOUT_SECONDS", default=30.0),
+        "timeout": _busy_timeout,
         # BEGIN IMMEDIATE takes the write lock up front, so concurrent writers wait
         # on busy_timeout instead of failing with "database is locked" on upgrade.
         "transaction_mode": "IMMEDIATE",
@@ -154,15 +163,24 @@ else:
 # After an erase or forget on PostgreSQL (memory_service/db/scrub.py): full rewrites the
 # user-data tables so deleted rows leave the data files; plain marks their space reusable;
 # off leaves it to autovacuum.
-MEMORY_POSTGRES_ERASE_VACUUM = env.str("MEMORY_POSTGRES_ERASE_VACUUM", default="full")
-if MEMORY_POSTGRES_ERASE_VACUUM not in ("full", "plain", "off"):
-    raise ImproperlyConfigured("MEMORY_POSTGRES_ERASE_VACUUM must be full, plain or off.")
+MEMORY_POSTGRES_ERASE_VACUUM = env.choice("MEMORY_POSTGRES_ERASE_VACUUM", "full", ("full", "plain", "off"))
+# Backups (docs/deployment.md, "Backups and restore"): where `manage.py backup` writes when not
+# given a folder, how many it keeps there, and every how many hours beat takes one (0: never).
+MEMORY_BACKUP_DIR = Path(env.str("MEMORY_BACKUP_DIR", default=str(VAR_DIR / "backups")))
+MEMORY_BACKUP_KEEP = env.int("MEMORY_BACKUP_KEEP", default=7, minimum=1)
+MEMORY_BACKUP_EVERY_HOURS = env.float("MEMORY_BACKUP_EVERY_HOURS", default=0.0, minimum=0)
+# PostgreSQL backups run these programs (the server's major version or newer).
+MEMORY_PG_DUMP = env.str("MEMORY_PG_DUMP", default="pg_dump")
+MEMORY_PG_RESTORE = env.str("MEMORY_PG_RESTORE", default="pg_restore")
+# Erasures a restore must re-apply (memory_service/db/journal.py): a SQLite file no backup
+# copies, or a postgresql:// URL of a database of its own that every host reaches.
+MEMORY_ERASURE_JOURNAL = env.str("MEMORY_ERASURE_JOURNAL", default=str(VAR_DIR / "erasure-journal.sqlite3"))
 # Per connection: SQLite's own page cache, and how much of the file it may map. Mapped
 # pages are read in place from the OS cache (shared by every connection and process)
 # instead of copied by a read() each: a recall over 1,000 episodes reads about 1,000
 # scattered rows (docs/measurements.md §3, "Page cache and mmap"). Address space only.
-SQLITE_CACHE_MB = env.int("SQLITE_CACHE_MB", default=2)
-SQLITE_MMAP_MB = env.int("SQLITE_MMAP_MB", default=4096)
+SQLITE_CACHE_MB = env.int("SQLITE_CACHE_MB", default=2, minimum=0)
+SQLITE_MMAP_MB = env.int("SQLITE_MMAP_MB", default=4096, minimum=0)
 # A real file for tests too (Django would pick :memory:); the pid keeps
 # parallel test runs on one machine apart (on PostgreSQL, a database of their own).
 _test_name = (
@@ -193,13 +211,14 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # User ids in request paths leave the log as keyed hashes (memory_service/logredact.py).
     "filters": {"redact_user_ids": {"()": "memory_service.logredact.RedactUserIds"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact_user_ids"]}},
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "root": {"handlers": ["console"], "level": env.choice("LOG_LEVEL", "INFO", LOG_LEVELS)},
 }
 
 # --- Celery ---------------------------------------------------------------------
@@ -223,20 +242,25 @@ CELERY_TASK_ROUTES = {
 }
 
 # Embedded broker: a SQLite file of its own under var/ (memory_service/broker.py).
-CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=f"sqlite:///{VAR_DIR / 'broker.sqlite3'}")
-_visibility_timeout = env.int("CELERY_VISIBILITY_TIMEOUT", default=900)
+CELERY_BROKER_URL = env.url(
+    "CELERY_BROKER_URL",
+    f"sqlite:///{VAR_DIR / 'broker.sqlite3'}",
+    {"sqlite", *TRANSPORT_ALIASES},  # the embedded broker, or any transport kombu has
+    "redis://:password@10.0.0.1:6379/0 or sqlite:////srv/memory/var/broker.sqlite3",
+)
+_visibility_timeout = env.int("CELERY_VISIBILITY_TIMEOUT", default=900, minimum=1)
 if CELERY_BROKER_URL.startswith("sqlite:"):
     CELERY_BROKER_TRANSPORT = "memory_service.broker:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         # An idle worker reads the file this often; a poll is one indexed read.
-        "polling_interval": env.float("MEMORY_BROKER_POLL_SECONDS", default=0.05),
+        "polling_interval": env.float("MEMORY_BROKER_POLL_SECONDS", default=0.05, minimum=0.001),
         # A worker whose prefetch is taken looks again this soon (no database read): after
         # each task its pool process idles up to this long. With a turn's work in three
         # write transactions, 5 ms sustains 20 turns/s where 50 ms (kombu's interval) fell
         # behind at 16 (docs/measurements.md §12).
-        "prefetch_wait": env.float("MEMORY_BROKER_PREFETCH_WAIT_SECONDS", default=0.005),
+        "prefetch_wait": env.float("MEMORY_BROKER_PREFETCH_WAIT_SECONDS", default=0.005, minimum=0),
         "visibility_timeout": _visibility_timeout,
-        "busy_timeout": env.float("SQLITE_BUSY_TIMEOUT_SECONDS", default=30),
+        "busy_timeout": _busy_timeout,
     }
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": _visibility_timeout}
@@ -249,30 +273,31 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # How much lower than the web server a Celery worker runs (os.nice): on a shared machine the
 # API answers first and the worker takes what is left; 0 keeps the worker's own priority.
-MEMORY_WORKER_NICE = env.int("MEMORY_WORKER_NICE", default=10)
-CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=120)
-CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=180)
+# (os.nice: 19 is the lowest priority there is.)
+MEMORY_WORKER_NICE = env.int("MEMORY_WORKER_NICE", default=10, minimum=0, maximum=19)
+CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=120, minimum=1)
+CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=180, minimum=1)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 
 # --- Memory: write path (docs/design.md §3) ------------------------------------------------
 MEMORY_HIGH_RISK_CATEGORIES = env.list("MEMORY_HIGH_RISK_CATEGORIES", default=["identity", "health", "finance"])
-MEMORY_FIRST_MENTION_CONFIDENCE = env.float("MEMORY_FIRST_MENTION_CONFIDENCE", default=0.40)
-MEMORY_CONFIDENCE_STEP = env.float("MEMORY_CONFIDENCE_STEP", default=0.30)
-MEMORY_CONFIRMED_CONFIDENCE = env.float("MEMORY_CONFIRMED_CONFIDENCE", default=0.90)
-MEMORY_MAX_FACT_CHARS = env.int("MEMORY_MAX_FACT_CHARS", default=500)
-MEMORY_PROFILE_BUDGET_CHARS = env.int("MEMORY_PROFILE_BUDGET_CHARS", default=8_000)
-MEMORY_OTHER_BUDGET_CHARS = env.int("MEMORY_OTHER_BUDGET_CHARS", default=60_000)
-MEMORY_MAX_TURN_CHARS = env.int("MEMORY_MAX_TURN_CHARS", default=20_000)
+MEMORY_FIRST_MENTION_CONFIDENCE = env.float("MEMORY_FIRST_MENTION_CONFIDENCE", default=0.40, minimum=0, maximum=1)
+MEMORY_CONFIDENCE_STEP = env.float("MEMORY_CONFIDENCE_STEP", default=0.30, minimum=0, maximum=1)
+MEMORY_CONFIRMED_CONFIDENCE = env.float("MEMORY_CONFIRMED_CONFIDENCE", default=0.90, minimum=0, maximum=1)
+MEMORY_MAX_FACT_CHARS = env.int("MEMORY_MAX_FACT_CHARS", default=500, minimum=1)
+MEMORY_PROFILE_BUDGET_CHARS = env.int("MEMORY_PROFILE_BUDGET_CHARS", default=8_000, minimum=1)
+MEMORY_OTHER_BUDGET_CHARS = env.int("MEMORY_OTHER_BUDGET_CHARS", default=60_000, minimum=1)
+MEMORY_MAX_TURN_CHARS = env.int("MEMORY_MAX_TURN_CHARS", default=20_000, minimum=1)
 
 # --- Memory: extraction (docs/design.md §4) ------------------------------------------------
 OPENAI_API_KEY = env.str("OPENAI_API_KEY", default="")
-OPENAI_BASE_URL = env.str("OPENAI_BASE_URL", default="")
+OPENAI_BASE_URL = env.url("OPENAI_BASE_URL", "", {"http", "https"}, "https://api.example.org/v1")
 MEMORY_LLM_MODEL = env.str("MEMORY_LLM_MODEL", default="gpt-4.1-mini")
-MEMORY_LLM_TIMEOUT_SECONDS = env.float("MEMORY_LLM_TIMEOUT_SECONDS", default=30.0)
-MEMORY_LLM_MAX_TRIES = env.int("MEMORY_LLM_MAX_TRIES", default=3)
-MEMORY_EXTRACTION_FACTS_CHARS = env.int("MEMORY_EXTRACTION_FACTS_CHARS", default=6_000)
-MEMORY_LLM_BACKOFF_SECONDS = env.float("MEMORY_LLM_BACKOFF_SECONDS", default=2.0)
+MEMORY_LLM_TIMEOUT_SECONDS = env.float("MEMORY_LLM_TIMEOUT_SECONDS", default=30.0, minimum=0.001)
+MEMORY_LLM_MAX_TRIES = env.int("MEMORY_LLM_MAX_TRIES", default=3, minimum=1)
+MEMORY_EXTRACTION_FACTS_CHARS = env.int("MEMORY_EXTRACTION_FACTS_CHARS", default=6_000, minimum=0)
+MEMORY_LLM_BACKOFF_SECONDS = env.float("MEMORY_LLM_BACKOFF_SECONDS", default=2.0, minimum=0)
 MEMORY_LLM_JSON_MODE = env.bool("MEMORY_LLM_JSON_MODE", default=True)
 # Off: every turn goes to the extractor (facts/extraction/salience.py says what the gate skips).
 MEMORY_SALIENCE_GATE = env.bool("MEMORY_SALIENCE_GATE", default=True)
@@ -286,74 +311,77 @@ MEMORY_LLM_WORST_CASE_SECONDS = 2 * (
 )
 # The periodic sweep of turns nobody will finish (facts.tasks.sweep_turns, run by
 # Celery beat; `make run` embeds beat in its worker with -B).
-MEMORY_TURN_SWEEP_SECONDS = env.int("MEMORY_TURN_SWEEP_SECONDS", default=300)
+MEMORY_TURN_SWEEP_SECONDS = env.int("MEMORY_TURN_SWEEP_SECONDS", default=300, minimum=1)
 MEMORY_TURN_STUCK_SECONDS = env.int(
-    "MEMORY_TURN_STUCK_SECONDS", default=max(900, int(MEMORY_LLM_WORST_CASE_SECONDS) + 2 * CELERY_TASK_TIME_LIMIT)
+    "MEMORY_TURN_STUCK_SECONDS",
+    default=max(900, int(MEMORY_LLM_WORST_CASE_SECONDS) + 2 * CELERY_TASK_TIME_LIMIT),
+    minimum=1,
 )
-MEMORY_TURN_MAX_ATTEMPTS = env.int("MEMORY_TURN_MAX_ATTEMPTS", default=5)
+MEMORY_TURN_MAX_ATTEMPTS = env.int("MEMORY_TURN_MAX_ATTEMPTS", default=5, minimum=1)
 CELERY_BEAT_SCHEDULE = {
     "sweep-turns": {"task": "facts.sweep_turns", "schedule": float(MEMORY_TURN_SWEEP_SECONDS)},
     # Episode retention (off unless MEMORY_EPISODE_RETENTION_DAYS is set), once an hour.
     "expire-episodes": {"task": "facts.expire_episodes", "schedule": 3600.0},
     # The index's safety net: what a lost message or a crash left in its outbox (recall/indexer.py).
-    "drain-index": {"task": "recall.drain_index", "schedule": float(env.int("MEMORY_INDEX_DRAIN_SECONDS", default=30))},
+    "drain-index": {
+        "task": "recall.drain_index",
+        "schedule": float(env.int("MEMORY_INDEX_DRAIN_SECONDS", default=30, minimum=1)),
+    },
 }
+if MEMORY_BACKUP_EVERY_HOURS > 0:
+    CELERY_BEAT_SCHEDULE["backup"] = {"task": "memory_service.backup", "schedule": MEMORY_BACKUP_EVERY_HOURS * 3600}
 
 # --- Memory: embeddings and recall (docs/design.md §5) -------------------------------------
-MEMORY_EMBEDDER = env.str("MEMORY_EMBEDDER", default="local")
-if MEMORY_EMBEDDER not in {"local", "openai"}:
-    raise ImproperlyConfigured("MEMORY_EMBEDDER must be 'local' or 'openai'.")
+MEMORY_EMBEDDER = env.choice("MEMORY_EMBEDDER", "local", ("local", "openai"))
 MEMORY_EMBEDDING_MODEL = env.str("MEMORY_EMBEDDING_MODEL", default="")
-MEMORY_EMBEDDING_BASE_URL = env.str("MEMORY_EMBEDDING_BASE_URL", default="")
+MEMORY_EMBEDDING_BASE_URL = env.url("MEMORY_EMBEDDING_BASE_URL", "", {"http", "https"}, "https://api.example.org/v1")
 # One intra-op thread per process by default: web workers and pool processes already
 # fill the cores, and torch's threads spin-wait for each other when a core is taken,
 # so a query that takes 18 ms on one thread took up to 1 s on two under load
 # (docs/measurements.md, "Torch threads under load").
 # (MEMORY_TORCH_THREADS is this setting's older name and is still read.)
-MEMORY_EMBEDDING_THREADS = env.int("MEMORY_EMBEDDING_THREADS", default=env.int("MEMORY_TORCH_THREADS", default=1))
+MEMORY_EMBEDDING_THREADS = env.int(
+    "MEMORY_EMBEDDING_THREADS", default=env.int("MEMORY_TORCH_THREADS", default=1, minimum=1), minimum=1
+)
 # The local model runs on ONNX Runtime (a query in 4.7 ms instead of 11.4 ms on torch,
 # the same vectors; docs/measurements.md) or on torch, as before.
-MEMORY_EMBEDDING_RUNTIME = env.str("MEMORY_EMBEDDING_RUNTIME", default="onnx")
-if MEMORY_EMBEDDING_RUNTIME not in {"onnx", "torch"}:
-    raise ImproperlyConfigured("MEMORY_EMBEDDING_RUNTIME must be 'onnx' or 'torch'.")
+MEMORY_EMBEDDING_RUNTIME = env.choice("MEMORY_EMBEDDING_RUNTIME", "onnx", ("onnx", "torch"))
 # The ONNX export of the packaged model is made from the installed package, so by
 # default it lives with the installation (the venv), shared by every var dir.
 MEMORY_MODEL_DIR = Path(env.str("MEMORY_MODEL_DIR", default=str(Path(sys.prefix) / "share" / "memory-service")))
-MEMORY_RECALL_DEFAULT_K = env.int("MEMORY_RECALL_DEFAULT_K", default=20)
-MEMORY_EMBEDDING_TIMEOUT_SECONDS = env.float("MEMORY_EMBEDDING_TIMEOUT_SECONDS", default=10.0)
-MEMORY_EMBED_BATCH_SIZE = env.int("MEMORY_EMBED_BATCH_SIZE", default=64)
+MEMORY_RECALL_DEFAULT_K = env.int("MEMORY_RECALL_DEFAULT_K", default=20, minimum=1)
+MEMORY_EMBEDDING_TIMEOUT_SECONDS = env.float("MEMORY_EMBEDDING_TIMEOUT_SECONDS", default=10.0, minimum=0.001)
+MEMORY_EMBED_BATCH_SIZE = env.int("MEMORY_EMBED_BATCH_SIZE", default=64, minimum=1)
 # Items of the index outbox written per transaction when a backlog is drained.
-MEMORY_INDEX_BATCH = env.int("MEMORY_INDEX_BATCH", default=256)
+MEMORY_INDEX_BATCH = env.int("MEMORY_INDEX_BATCH", default=256, minimum=1)
 # Recall tuning (the README's Recall section has the ablation behind each default).
-MEMORY_RECALL_FUSION = env.str("MEMORY_RECALL_FUSION", default="rrf")
-if MEMORY_RECALL_FUSION not in {"rrf", "linear"}:
-    raise ImproperlyConfigured("MEMORY_RECALL_FUSION must be 'rrf' or 'linear'.")
-MEMORY_RECALL_LEXICAL_WEIGHT = env.float("MEMORY_RECALL_LEXICAL_WEIGHT", default=3.0)
-MEMORY_RECALL_VECTOR_WEIGHT = env.float("MEMORY_RECALL_VECTOR_WEIGHT", default=3.0)
-MEMORY_RECALL_CANDIDATES = env.int("MEMORY_RECALL_CANDIDATES", default=50)
-MEMORY_RECALL_MIN_SIMILARITY = env.float("MEMORY_RECALL_MIN_SIMILARITY", default=0.0)
-MEMORY_RECALL_LEXICAL_FLOOR = env.float("MEMORY_RECALL_LEXICAL_FLOOR", default=0.0)
+MEMORY_RECALL_FUSION = env.choice("MEMORY_RECALL_FUSION", "rrf", ("rrf", "linear"))
+MEMORY_RECALL_LEXICAL_WEIGHT = env.float("MEMORY_RECALL_LEXICAL_WEIGHT", default=3.0, minimum=0)
+MEMORY_RECALL_VECTOR_WEIGHT = env.float("MEMORY_RECALL_VECTOR_WEIGHT", default=3.0, minimum=0)
+MEMORY_RECALL_CANDIDATES = env.int("MEMORY_RECALL_CANDIDATES", default=50, minimum=1)
+MEMORY_RECALL_MIN_SIMILARITY = env.float("MEMORY_RECALL_MIN_SIMILARITY", default=0.0, minimum=-1, maximum=1)
+MEMORY_RECALL_LEXICAL_FLOOR = env.float("MEMORY_RECALL_LEXICAL_FLOOR", default=0.0, minimum=0, maximum=1)
 MEMORY_RECALL_SCORE_DAMPING = env.bool("MEMORY_RECALL_SCORE_DAMPING", default=True)
 MEMORY_RECALL_FULL_FUSION = env.bool("MEMORY_RECALL_FULL_FUSION", default=True)
-MEMORY_RECALL_RESCORE_DEPTH = env.int("MEMORY_RECALL_RESCORE_DEPTH", default=500)
-MEMORY_RECALL_UNIVERSAL_SHARE = env.float("MEMORY_RECALL_UNIVERSAL_SHARE", default=0.3)
-MEMORY_RECALL_UNIVERSAL_MIN_FACTS = env.int("MEMORY_RECALL_UNIVERSAL_MIN_FACTS", default=20)
+MEMORY_RECALL_RESCORE_DEPTH = env.int("MEMORY_RECALL_RESCORE_DEPTH", default=500, minimum=1)
+MEMORY_RECALL_UNIVERSAL_SHARE = env.float("MEMORY_RECALL_UNIVERSAL_SHARE", default=0.3, minimum=0, maximum=1)
+MEMORY_RECALL_UNIVERSAL_MIN_FACTS = env.int("MEMORY_RECALL_UNIVERSAL_MIN_FACTS", default=20, minimum=0)
 MEMORY_RECALL_EMBED_CONTEXT = env.bool("MEMORY_RECALL_EMBED_CONTEXT", default=True)
-MEMORY_RECALL_EXCHANGE_CHARS = env.int("MEMORY_RECALL_EXCHANGE_CHARS", default=300)
-MEMORY_RECALL_HALF_LIFE_DAYS = env.float("MEMORY_RECALL_HALF_LIFE_DAYS", default=7.0)
-MEMORY_RECALL_TIME_WEIGHT = env.float("MEMORY_RECALL_TIME_WEIGHT", default=3.0)
+MEMORY_RECALL_EXCHANGE_CHARS = env.int("MEMORY_RECALL_EXCHANGE_CHARS", default=300, minimum=0)
+MEMORY_RECALL_HALF_LIFE_DAYS = env.float("MEMORY_RECALL_HALF_LIFE_DAYS", default=7.0, minimum=0.001)
+MEMORY_RECALL_TIME_WEIGHT = env.float("MEMORY_RECALL_TIME_WEIGHT", default=3.0, minimum=0)
 MEMORY_RECALL_EPISODE_MERGE = env.bool("MEMORY_RECALL_EPISODE_MERGE", default=True)
 # Episodes (processed turns) older than this many days are deleted by a periodic task; unset keeps them.
-MEMORY_EPISODE_RETENTION_DAYS = env.int("MEMORY_EPISODE_RETENTION_DAYS", default=None)
+MEMORY_EPISODE_RETENTION_DAYS = env.int("MEMORY_EPISODE_RETENTION_DAYS", default=None, minimum=1)
 
 # --- Memory: profiles and context (docs/design.md §6) --------------------------------------
-MEMORY_PROFILE_EVERY_TURNS = env.int("MEMORY_PROFILE_EVERY_TURNS", default=5)
-MEMORY_PROFILE_RECENT_DAYS = env.int("MEMORY_PROFILE_RECENT_DAYS", default=7)
-MEMORY_PROFILE_KEEP_VERSIONS = env.int("MEMORY_PROFILE_KEEP_VERSIONS", default=20)
-MEMORY_CONTEXT_MAX_TOKENS = env.int("MEMORY_CONTEXT_MAX_TOKENS", default=32_000)
-MEMORY_CONTEXT_MIN_CONFIDENCE = env.float("MEMORY_CONTEXT_MIN_CONFIDENCE", default=0.5)
-MEMORY_CONTEXT_STALE_DAYS = env.int("MEMORY_CONTEXT_STALE_DAYS", default=90)
-MEMORY_CONTEXT_TASK_STALE_DAYS = env.int("MEMORY_CONTEXT_TASK_STALE_DAYS", default=14)
+MEMORY_PROFILE_EVERY_TURNS = env.int("MEMORY_PROFILE_EVERY_TURNS", default=5, minimum=1)
+MEMORY_PROFILE_RECENT_DAYS = env.int("MEMORY_PROFILE_RECENT_DAYS", default=7, minimum=0)
+MEMORY_PROFILE_KEEP_VERSIONS = env.int("MEMORY_PROFILE_KEEP_VERSIONS", default=20, minimum=1)
+MEMORY_CONTEXT_MAX_TOKENS = env.int("MEMORY_CONTEXT_MAX_TOKENS", default=32_000, minimum=1)
+MEMORY_CONTEXT_MIN_CONFIDENCE = env.float("MEMORY_CONTEXT_MIN_CONFIDENCE", default=0.5, minimum=0, maximum=1)
+MEMORY_CONTEXT_STALE_DAYS = env.int("MEMORY_CONTEXT_STALE_DAYS", default=90, minimum=1)
+MEMORY_CONTEXT_TASK_STALE_DAYS = env.int("MEMORY_CONTEXT_TASK_STALE_DAYS", default=14, minimum=1)
 # Bearer token for the Prometheus endpoint /metrics. Without one, /metrics is refused
 # unless METRICS_ALLOW_LOOPBACK is true (then loopback clients may scrape: only safe
 # with no reverse proxy on this host, since a proxy's requests come from loopback).
@@ -362,16 +390,25 @@ METRICS_ALLOW_LOOPBACK = env.bool("METRICS_ALLOW_LOOPBACK", default=False)
 
 # --- API: rate limits per key and route class (docs/api.md) ---------------------------
 # "N/sec", "N/min", "N/hour" or "N/day"; "off" (or empty) turns a class off.
-MEMORY_RATE_LIMIT_READ = env.str("MEMORY_RATE_LIMIT_READ", default="1200/min")
-MEMORY_RATE_LIMIT_WRITE = env.str("MEMORY_RATE_LIMIT_WRITE", default="1200/min")
-MEMORY_RATE_LIMIT_RECALL = env.str("MEMORY_RATE_LIMIT_RECALL", default="1200/min")
+
+
+def _rate_limit(var: str, default: str) -> str:
+    """A limit parse_rate takes, checked now: a bad one used to fail every request (HTTP 500)."""
+    if var in env.ENVIRON and not env.ENVIRON[var].strip():
+        return "off"  # empty is off here, not unset
+    return env.checked(var, default, RATE_FORMS, parse_rate, NOT_A_RATE)
+
+
+MEMORY_RATE_LIMIT_READ = _rate_limit("MEMORY_RATE_LIMIT_READ", "1200/min")
+MEMORY_RATE_LIMIT_WRITE = _rate_limit("MEMORY_RATE_LIMIT_WRITE", "1200/min")
+MEMORY_RATE_LIMIT_RECALL = _rate_limit("MEMORY_RATE_LIMIT_RECALL", "1200/min")
 # Counters are shared by all server processes: in Redis when one is configured, else
 # in a file under var/ that every process on this host maps (memory_service/counters.py,
 # MEMORY_RATE_LIMIT_SLOTS windows at once). Neither takes the database's write lock.
-_redis_url = env.str("REDIS_URL", default="") or (
+_redis_url = env.url("REDIS_URL", "", {"redis", "rediss", "unix"}, "redis://:password@10.0.0.1:6379/1") or (
     CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else ""
 )
-MEMORY_RATE_LIMIT_SLOTS = env.int("MEMORY_RATE_LIMIT_SLOTS", default=16_384)
+MEMORY_RATE_LIMIT_SLOTS = env.int("MEMORY_RATE_LIMIT_SLOTS", default=16_384, minimum=1)
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 if _redis_url:
     CACHES["ratelimit"] = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _redis_url}
@@ -380,13 +417,25 @@ if _redis_url:
 # Counted in the same counters as the API limits. Once an account, or a client address,
 # has this many failures in the window, even the right password is refused (429) until
 # the window ends. Same format as the API limits; "off" turns one off.
-MEMORY_LOGIN_FAILURES_PER_ACCOUNT = env.str("MEMORY_LOGIN_FAILURES_PER_ACCOUNT", default="10/hour")
-MEMORY_LOGIN_FAILURES_PER_ADDRESS = env.str("MEMORY_LOGIN_FAILURES_PER_ADDRESS", default="50/hour")
+MEMORY_LOGIN_FAILURES_PER_ACCOUNT = _rate_limit("MEMORY_LOGIN_FAILURES_PER_ACCOUNT", "10/hour")
+MEMORY_LOGIN_FAILURES_PER_ADDRESS = _rate_limit("MEMORY_LOGIN_FAILURES_PER_ADDRESS", "50/hour")
+
+# --- Web server: gunicorn.conf.py reads the same WEB_* variables the same way ---------
+WEB_SERVER = web_server_settings(env)
 # Peers whose X-Forwarded-For names the client (the proxy; gunicorn trusts the same list).
 # Addresses or networks; "*" trusts any peer.
-MEMORY_TRUSTED_PROXIES = env.list("WEB_FORWARDED_ALLOW_IPS", default=["127.0.0.1", "::1"])
+MEMORY_TRUSTED_PROXIES = [entry.strip() for entry in WEB_SERVER["forwarded_allow_ips"].split(",") if entry.strip()]
+# Read by scripts/run.sh (`make run`): the pause before it starts an exited worker again.
+WORKER_RESTART_SECONDS = env.float("WORKER_RESTART_SECONDS", default=2.0, minimum=0)
+# Read by bench/throwaway.py: its throwaway databases go on this PostgreSQL server.
+MEMORY_BENCH_POSTGRES = env.url(
+    "MEMORY_BENCH_POSTGRES", "", {"postgresql", "postgres"}, "postgresql://postgres@/postgres?host=/run/pg"
+)
 
 # --- Request path: buffered log rows and the API-key cache (docs/measurements.md) ---
-MEMORY_LOG_BUFFER_ROWS = env.int("MEMORY_LOG_BUFFER_ROWS", default=200)
-MEMORY_LOG_BUFFER_SECONDS = env.float("MEMORY_LOG_BUFFER_SECONDS", default=2.0)
-MEMORY_API_KEY_CACHE_SECONDS = env.float("MEMORY_API_KEY_CACHE_SECONDS", default=30.0)
+MEMORY_LOG_BUFFER_ROWS = env.int("MEMORY_LOG_BUFFER_ROWS", default=200, minimum=0)
+MEMORY_LOG_BUFFER_SECONDS = env.float("MEMORY_LOG_BUFFER_SECONDS", default=2.0, minimum=0)
+MEMORY_API_KEY_CACHE_SECONDS = env.float("MEMORY_API_KEY_CACHE_SECONDS", default=30.0, minimum=0)
+
+# Every environment variable above that could not be read (memory_service/settings_checks.py).
+MALFORMED_ENVIRONMENT = env.malformed
