@@ -158,9 +158,7 @@ def user_erase(*, user: MemoryUser, actor: Actor) -> DeletionReceipt:
     with transaction.atomic():
         counts = _delete_everything(MemoryUser.objects.select_for_update().get(pk=user_pk))
         receipt = _keep_receipt(tenant_id=tenant_id, external_id=external_id, scope="user", counts=counts, actor=actor)
-        journal.note_user_erased(
-            tenant_id=tenant_id, user_pk=user_pk, external_id=external_id, receipt_id=receipt.pk
-        )
+        journal.note_user_erased(tenant_id=tenant_id, user_pk=user_pk, external_id=external_id, receipt_id=receipt.pk)
     scrub_after_commit(erased_user=user_pk)
     return receipt
 
