@@ -211,10 +211,10 @@ class WebServer:
     """The web server on a loopback port: gunicorn with gunicorn.conf.py, as scripts/run.sh
     starts it, or Django's runserver (the developer's server, for before/after figures)."""
 
-    def __init__(self, kind: str, env: dict, logs: Path):
+    def __init__(self, kind: str, env: dict, logs: Path, name: str = "server"):
         if kind not in SERVERS:
             raise ValueError(f"unknown server {kind!r}")
-        self.kind, self.env, self.logs = kind, env, logs
+        self.kind, self.env, self.logs, self.name = kind, env, logs, name
         self.port = free_port()
         self.starts = 0
         self.process: subprocess.Popen | None = None
@@ -235,7 +235,7 @@ class WebServer:
         """Start the server and return once it takes requests: for gunicorn, once every worker
         has said its request threads are warm (gunicorn.conf.py), since the port opens before."""
         self.starts += 1
-        self.log_path = self.logs / f"server-{self.starts}.log"
+        self.log_path = self.logs / f"{self.name}-{self.starts}.log"
         with open(self.log_path, "wb") as log:
             self.process = subprocess.Popen(
                 self._argv(), env=self.env, cwd=settings.BASE_DIR, stdout=log, stderr=subprocess.STDOUT
@@ -264,33 +264,49 @@ class WebServer:
 
 
 class Stack:
-    """A running web server and worker; `restart_web` starts the server afresh (the worker keeps running)."""
+    """Running web servers (each a separate host's, sharing the database) and a worker;
+    `restart_web` starts the servers afresh (the worker keeps running)."""
 
-    def __init__(self, web: WebServer, worker: Worker):
-        self.web, self.worker = web, worker
+    def __init__(self, webs: list[WebServer], worker: Worker):
+        self.webs, self.worker = webs, worker
+
+    @property
+    def web(self) -> WebServer:
+        return self.webs[0]
 
     @property
     def url(self) -> str:
         return self.web.url
 
+    @property
+    def urls(self) -> list[str]:
+        return [web.url for web in self.webs]
+
     def restart_web(self) -> None:
-        self.web.stop()
-        self.web.start()
+        for web in self.webs:
+            web.stop()
+            web.start()
 
 
 @contextmanager
-def service(*, workdir: Path, concurrency: int, server: str = "runserver", env: dict | None = None):
-    """Yield a Stack (web server + Celery worker) running under workdir; stop both after."""
+def service(
+    *, workdir: Path, concurrency: int, server: str = "runserver", env: dict | None = None, web_servers: int = 1
+):
+    """Yield a Stack (web servers + Celery worker) running under workdir; stop them all after."""
     env = {**os.environ, **(env or {})}
     logs = workdir / "logs"
     logs.mkdir(exist_ok=True)
-    web = WebServer(server, env, logs)
+    webs = [
+        WebServer(server, env, logs, name=f"server{n + 1}" if web_servers > 1 else "server") for n in range(web_servers)
+    ]
     worker = None
     try:
         worker = Worker(worker_argv(concurrency), env, logs / "worker.log")
-        web.start(timeout=60 if server == "runserver" else 180)
-        yield Stack(web, worker)
+        for web in webs:
+            web.start(timeout=60 if server == "runserver" else 180)
+        yield Stack(webs, worker)
     finally:
         if worker is not None:
             worker.stop()
-        web.stop()
+        for web in webs:
+            web.stop()

@@ -112,7 +112,7 @@ class Step:
 
 
 def run_step(
-    base_url: str,
+    base_urls: str | list[str],
     api_key: str,
     calls: list[Call],
     *,
@@ -124,8 +124,10 @@ def run_step(
 ) -> Step:
     """Send `calls` from `concurrency` clients at once, each taking the next call as soon as
     it has its answer; time each request and the whole step (first start to last answer).
-    Without keepalive each request opens its own connection, and its time includes that."""
-    clients = [Connection(base_url, api_key) for _ in range(concurrency)]
+    Without keepalive each request opens its own connection, and its time includes that.
+    With several servers (hosts sharing one database) the clients take turns over them."""
+    urls = [base_urls] if isinstance(base_urls, str) else base_urls
+    clients = [Connection(urls[n % len(urls)], api_key) for n in range(concurrency)]
     if keepalive:
         for client in clients:
             client.connect()  # connecting once is not part of any request's time

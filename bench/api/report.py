@@ -38,6 +38,9 @@ def assemble(*, target, options, results: dict, first: dict, load: tuple, extra:
     return {
         "server": target.server,
         "url": target.url,
+        "web_servers": len(target.all_urls),
+        "urls": target.all_urls,
+        "engine": settings.DATABASE_ENGINE,
         "git": git_commit(),
         "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "load_average": {"start": [round(x, 2) for x in start], "end": [round(x, 2) for x in end]},
@@ -58,7 +61,9 @@ def assemble(*, target, options, results: dict, first: dict, load: tuple, extra:
 def table(report: dict) -> str:
     """One row per route and concurrency: req/s, p50/p95/p99 ms, errors (429s among them)."""
     lines = [
-        f"server {report['server']} at {report['url']}, commit {str(report['git']['commit'])[:12]}"
+        f"server {report['server']} at {report['url']}"
+        f"{f' and {n - 1} more on the same database' if (n := report.get('web_servers', 1)) > 1 else ''}"
+        f" ({report.get('engine', '?')}), commit {str(report['git']['commit'])[:12]}"
         f"{' (with changes)' if report['git']['dirty'] else ''}; {report['users']} users x "
         f"{report['facts_per_user']} facts; {report['requests']} requests per step"
         f"{'' if report['keepalive'] else ', a new connection per request'}",

@@ -43,6 +43,11 @@ class Target:
     server: str  # gunicorn | runserver | external
     restart: Callable[[], None] | None = None  # starts the web server afresh: only one bench_api started
     notes: list[str] = field(default_factory=list)
+    urls: list[str] = field(default_factory=list)  # every web server's, when bench_api started several
+
+    @property
+    def all_urls(self) -> list[str]:
+        return self.urls or [self.url]
 
 
 class ProgressStream:
@@ -294,7 +299,7 @@ def measure(target: Target, work: Workload, options: Options, api: Connection, s
                 bar.set_description(f"{route.name} x{concurrency}")
                 calls = work.calls(route, options.requests, concurrency)
                 step = run_step(
-                    target.url,
+                    target.all_urls,
                     target.api_key,
                     calls,
                     method=route.method,

@@ -35,14 +35,14 @@ def _assert_every_step_clean(report: dict, concurrency: list[int]) -> None:
 
 @pytest.mark.integration
 @pytest.mark.slow
-def test_a_small_run_against_the_production_server_it_starts_covers_every_route_without_errors(tmp_path, monkeypatch):
+def test_a_small_run_against_two_production_servers_it_starts_covers_every_route_without_errors(tmp_path, monkeypatch):
     monkeypatch.setenv("WEB_WORKERS", "1")  # one forked worker to warm: the test starts sooner
     out, json_path = StringIO(), tmp_path / "bench.json"
     # 10 facts a user: the index sync of 100 (a few hundred tasks) would be most of the test's time.
     call_command(
         "bench_api",
         *("--users", "2", "--facts-per-user", "10", "--requests", "6", "--concurrency", "1,2"),
-        *("--json", str(json_path)),
+        *("--web-servers", "2", "--json", str(json_path)),
         stdout=out,
     )
     report = json.loads(json_path.read_text())
@@ -50,6 +50,9 @@ def test_a_small_run_against_the_production_server_it_starts_covers_every_route_
     assert sum(row["requests"] for steps in report["results"].values() for row in steps.values()) == 5 * 2 * 6
     assert _table_rows(out.getvalue()) == {(route, c) for route in ROUTE_NAMES for c in ("1", "2")}
     assert report["server"] == "gunicorn" and report["gunicorn"]["workers"] == 1
+    # Two servers on one database, as two hosts run them; two clients talk to one each.
+    assert report["web_servers"] == 2 and len(set(report["urls"])) == 2
+    assert "and 1 more on the same database" in out.getvalue()
     assert report["keepalive"] is True
     assert (report["users"], report["facts_per_user"]) == (2, 10)
     first = report["first_request"]
@@ -170,6 +173,8 @@ def test_a_url_serving_something_else_says_it_is_not_the_memory_service():
         (["--url", "http://127.0.0.1:9"], "needs --api-key"),
         (["--url", "ftp://127.0.0.1", "--api-key", "k"], "not an http"),
         (["--url", "http://127.0.0.1:9", "--api-key", "k", "--server", "runserver"], "does not apply with --url"),
+        (["--web-servers", "0"], "takes 1 to 4"),
+        (["--url", "http://127.0.0.1:9", "--api-key", "k", "--web-servers", "2"], "with --url it starts none"),
     ],
 )
 def test_bad_options_are_refused_before_anything_starts(args, message):

@@ -34,6 +34,7 @@ SERVER_ENV = {
     "OPENAI_BASE_URL": "",
 }
 WORKER_CONCURRENCY = 2  # as scripts/run.sh starts the worker
+MAX_WEB_SERVERS = 4
 
 
 class Command(BaseCommand):
@@ -75,10 +76,21 @@ class Command(BaseCommand):
             action="store_false",
             help="open a new connection for every request (default: one kept-alive connection per client)",
         )
+        parser.add_argument(
+            "--web-servers",
+            type=int,
+            default=1,
+            help="web servers bench_api starts on one database, as separate hosts would run them; the "
+            "clients take turns over them (default 1; not with --url)",
+        )
         parser.add_argument("--keep", action="store_true", help="keep the temp folder / the bench users on --url")
 
-    def handle(self, *args, url, api_key, server, json_out, keep, **given):
+    def handle(self, *args, url, api_key, server, json_out, keep, web_servers, **given):
         options = _options(given, erase_users=bool(url) and not keep)
+        if not 1 <= web_servers <= MAX_WEB_SERVERS:
+            raise CommandError(f"--web-servers takes 1 to {MAX_WEB_SERVERS}; got {web_servers}.")
+        if url and web_servers > 1:
+            raise CommandError("--web-servers counts the servers bench_api starts; with --url it starts none.")
         if json_out and not Path(json_out).resolve().parent.is_dir():
             raise CommandError(f"The folder of --json {json_out} does not exist.")
         if url:
@@ -87,16 +99,16 @@ class Command(BaseCommand):
         elif api_key:
             raise CommandError("--api-key goes with --url; without --url bench_api makes its own tenant.")
         elif workdir := throwaway.enter_rerun():
-            self._finish(self._run_own(options, server or "gunicorn", workdir), json_out)
+            self._finish(self._run_own(options, server or "gunicorn", workdir, web_servers), json_out)
         else:
-            self._rerun(options, server or "gunicorn", json_out, keep)
+            self._rerun(options, server or "gunicorn", json_out, keep, web_servers)
 
-    def _rerun(self, options: Options, server: str, json_out: str | None, keep: bool) -> None:
+    def _rerun(self, options: Options, server: str, json_out: str | None, keep: bool, web_servers: int) -> None:
         """Run again as a child process whose settings point at a temp folder (bench/throwaway.py)."""
         argv = ["--server", server, "--users", str(options.users), "--facts-per-user", str(options.facts_per_user)]
         argv += ["--requests", str(options.requests), "--concurrency", ",".join(map(str, options.concurrency))]
         argv += ["--routes", ",".join(options.routes)]
-        argv += ["--settle-timeout", str(options.settle_timeout)]
+        argv += ["--settle-timeout", str(options.settle_timeout), "--web-servers", str(web_servers)]
         if not options.keepalive:
             argv.append("--no-keepalive")
         if json_out:
@@ -116,19 +128,22 @@ class Command(BaseCommand):
             raise CommandError("--server picks the server bench_api starts; it does not apply with --url.")
         return Target(api_base(url), api_key, "external")
 
-    def _run_own(self, options: Options, server: str, workdir: Path) -> dict:
+    def _run_own(self, options: Options, server: str, workdir: Path, web_servers: int) -> dict:
         """Inside the throwaway folder (migrated): make the tenant, start server and worker, measure."""
         if server == "gunicorn":
             call_command("collectstatic", interactive=False, verbosity=0)  # as scripts/run.sh does
         tenant = Tenant.objects.create(name="bench-api")
         _, key = ApiKey.objects.issue(tenant=tenant, name="bench_api", scopes=["read", "write"])
         started = time.monotonic()
-        with throwaway.service(workdir=workdir, concurrency=WORKER_CONCURRENCY, server=server) as stack:
+        with throwaway.service(
+            workdir=workdir, concurrency=WORKER_CONCURRENCY, server=server, web_servers=web_servers
+        ) as stack:
             startup = round(time.monotonic() - started, 1)
-            target = Target(stack.url, key, server, restart=stack.restart_web)
+            target = Target(stack.url, key, server, restart=stack.restart_web, urls=stack.urls)
             result = run(options, target, self.stderr)
             result["phase_seconds"] = {"start_server_and_worker": startup, **result["phase_seconds"]}
             result["worker_restarts"] = stack.worker.restarts
+            result["web_servers"] = web_servers
             if server == "gunicorn":
                 result["gunicorn"] = throwaway.gunicorn_settings(dict(os.environ))
         return result
