@@ -1,8 +1,8 @@
-"""System checks for the process as a whole: which SQLite build serves it."""
+"""System checks for the process as a whole: which SQLite build serves it, and where erasures are journaled."""
 
 from __future__ import annotations
 
-from django.core.checks import Error, register
+from django.core.checks import Error, Warning, register
 from django.db.backends.sqlite3.base import Database  # type: ignore[attr-defined]  # the driver module Django loaded
 
 from memory_service.sqlite_driver import known_problem
@@ -28,5 +28,27 @@ def sqlite_build_errors(version: tuple[int, ...], name: str) -> list[Error]:
             f"{name} must not run this service: {reason}.",
             hint="Install the driver pinned in requirements.txt (`make install`); see docs/deployment.md.",
             id="memory_service.E001",
+        )
+    ]
+
+
+@register()
+def check_erasure_journal_is_shared(app_configs=None, **kwargs):
+    from django.conf import settings
+
+    return erasure_journal_warnings(settings.DATABASE_ENGINE, str(settings.MEMORY_ERASURE_JOURNAL))
+
+
+def erasure_journal_warnings(engine: str, journal: str) -> list[Warning]:
+    # On PostgreSQL the store serves many hosts; a journal file on one of them misses the
+    # erasures made on the others, and a restore would bring those people back.
+    if engine != "postgresql" or journal.startswith(("postgresql://", "postgres://")):
+        return []
+    return [
+        Warning(
+            f"The erasure journal is a file on this host ({journal}) while the store is on PostgreSQL.",
+            hint="With more than one web or worker host, set MEMORY_ERASURE_JOURNAL to a postgresql:// URL of a "
+            "database of its own (docs/deployment.md, 'Backups and restore'); with one host this is fine.",
+            id="memory_service.W001",
         )
     ]

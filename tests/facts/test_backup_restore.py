@@ -16,6 +16,7 @@ from django.db import connection
 
 from facts import privacy, services
 from facts.models import DeletionReceipt, Fact, FactHistory, MemoryUser, Tenant, Turn
+from memory_service import checks
 from memory_service.backup import manifest as manifests
 from memory_service.db import in_use, journal
 from recall import indexer
@@ -181,3 +182,9 @@ def test_the_journal_holds_no_personal_data(alice):
         assert text.encode() not in raw
     kinds = [e.kind for e in journal.entries_after(0)][-2:]
     assert kinds == [journal.FACTS, journal.USER]
+
+
+def test_a_journal_file_beside_a_postgresql_store_is_warned_about():
+    [warning] = checks.erasure_journal_warnings("postgresql", "/srv/memory/var/erasure-journal.sqlite3")
+    assert warning.id == "memory_service.W001" and "postgresql://" in warning.hint
+    assert checks.erasure_journal_warnings("sqlite", "/srv/memory/var/erasure-journal.sqlite3") == []
