@@ -8,6 +8,8 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from memory_service.private_files import private_text
+
 FORMAT = "memory-service-backup/1"
 NAME = "manifest.json"
 
@@ -28,7 +30,8 @@ class Manifest:
     format: str = FORMAT
 
     def write(self, folder: Path) -> None:
-        (folder / NAME).write_text(json.dumps(asdict(self), indent=2, sort_keys=True))
+        # Table names and counts only, but private like everything else in the folder.
+        private_text(folder / NAME, json.dumps(asdict(self), indent=2, sort_keys=True))
 
     @property
     def facts(self) -> int:

@@ -188,3 +188,12 @@ def test_a_journal_file_beside_a_postgresql_store_is_warned_about():
     [warning] = checks.erasure_journal_warnings("postgresql", "/srv/memory/var/erasure-journal.sqlite3")
     assert warning.id == "memory_service.W001" and "postgresql://" in warning.hint
     assert checks.erasure_journal_warnings("sqlite", "/srv/memory/var/erasure-journal.sqlite3") == []
+
+
+def test_a_backup_folder_and_its_files_are_readable_by_the_service_user_only(alice, tmp_path):
+    folder = _backup(tmp_path)
+    assert folder.stat().st_mode & 0o777 == 0o700
+    assert {p.name: p.stat().st_mode & 0o777 for p in folder.iterdir()} == {
+        "database.sqlite3": 0o600,
+        "manifest.json": 0o600,
+    }
