@@ -10,6 +10,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from django.core.checks.registry import registry
 from django.core.exceptions import ImproperlyConfigured
 from django.test import override_settings
 
@@ -234,6 +235,7 @@ def test_every_malformed_variable_is_reported_at_once(read_settings):
 
 
 def test_the_check_is_registered_and_passes_on_the_test_settings():
+    assert check_settings in registry.get_checks()
     assert check_settings() == []
 
 
