@@ -16,9 +16,9 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
-# Celery's Django fixup runs the system checks when a worker starts, but only logs what they
-# find, and the worker serves on: a malformed setting (memory_service/settings_checks.py)
-# failed every task instead. Connected first, so the worker stops before it loads the model.
+# Celery's Django fixup runs the system checks when a worker starts but ignores what they
+# return, so a worker with a malformed setting (memory_service/settings_checks.py) started and
+# served. Connected before the handlers below, so the worker stops before it loads the model.
 @signals.worker_init.connect(dispatch_uid="memory_service.refuse_failed_checks")
 def _refuse_failed_checks(**kwargs) -> None:
     import django
