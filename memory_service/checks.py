@@ -39,7 +39,15 @@ def check_erasure_journal_is_shared(app_configs=None, **kwargs):
     return erasure_journal_warnings(settings.DATABASE_ENGINE, str(settings.MEMORY_ERASURE_JOURNAL))
 
 
-def erasure_journal_warnings(engine: str, journal: str) -> list[Warning]:
+def erasure_journal_warnings(engine: str, journal: str) -> list[Error | Warning]:
+    if "://" in journal and not journal.startswith(("postgresql://", "postgres://", "sqlite:///")):
+        return [
+            Error(
+                f"MEMORY_ERASURE_JOURNAL={journal.split('://')[0]}://... is not accepted: use a file path, "
+                "sqlite:///path or postgresql://user:password@host:port/name.",
+                id="memory_service.E002",
+            )
+        ]
     # On PostgreSQL the store serves many hosts; a journal file on one of them misses the
     # erasures made on the others, and a restore would bring those people back.
     if engine != "postgresql" or journal.startswith(("postgresql://", "postgres://")):

@@ -188,6 +188,8 @@ def test_a_journal_file_beside_a_postgresql_store_is_warned_about():
     [warning] = checks.erasure_journal_warnings("postgresql", "/srv/memory/var/erasure-journal.sqlite3")
     assert warning.id == "memory_service.W001" and "postgresql://" in warning.hint
     assert checks.erasure_journal_warnings("sqlite", "/srv/memory/var/erasure-journal.sqlite3") == []
+    [error] = checks.erasure_journal_warnings("sqlite", "mysql://u:secret@db/journal")
+    assert error.id == "memory_service.E002" and "secret" not in error.msg
 
 
 def test_a_backup_folder_and_its_files_are_readable_by_the_service_user_only(alice, tmp_path):
