@@ -199,3 +199,17 @@ def test_a_backup_folder_and_its_files_are_readable_by_the_service_user_only(ali
         "database.sqlite3": 0o600,
         "manifest.json": 0o600,
     }
+
+
+def test_the_periodic_backup_keeps_the_newest_dated_folders_and_nothing_else(alice, settings, tmp_path):
+    settings.MEMORY_BACKUP_DIR = tmp_path
+    settings.MEMORY_BACKUP_KEEP = 2
+    for old in ("20250101T000000Z", "20250102T000000Z"):
+        (tmp_path / old).mkdir()
+    (tmp_path / "operator-notes").mkdir()
+
+    from memory_service.tasks import backup
+
+    newest = Path(backup())
+    assert manifests.read(newest).engine == "sqlite"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["20250102T000000Z", newest.name, "operator-notes"])
