@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 from django.test.utils import override_settings
 from tqdm import tqdm
 
-from bench import locomo
+from bench import locomo, longmemeval, longmemeval_report
 from bench.options import k_list
 from recall.embeddings import get_embedder
 from recall.models import EvalRun
@@ -44,6 +45,14 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--data", required=True, help="a LoCoMo JSON file or a folder of them")
+        parser.add_argument(
+            "--format",
+            choices=("locomo", "longmemeval"),
+            default="locomo",
+            help="longmemeval: LongMemEval questions, corpora turns and both, k 5 and 10 (docs/api.md)",
+        )
+        parser.add_argument("--baseline", choices=("mem0",), help="longmemeval: also run mem0 on the same questions")
+        parser.add_argument("--limit", type=int, help="longmemeval: only the first N questions")
         parser.add_argument("--corpus", choices=locomo.CORPORA, default="observations")
         parser.add_argument(
             "--modes", default="lexical,vector,hybrid", help="recall modes, and `recency` (newest facts first)"
@@ -74,6 +83,8 @@ class Command(BaseCommand):
         if not path.exists():
             raise CommandError(f"{path} does not exist; pass a LoCoMo JSON file or folder with --data.")
         mode_list = _mode_list(modes)
+        if options["format"] == "longmemeval":
+            return self._longmemeval(path, mode_list, json_out, options["baseline"], options["limit"])
         ks = k_list(k)
         conversations = _conversations(path, max_sessions)
 
@@ -123,6 +134,33 @@ class Command(BaseCommand):
             self.stdout.write(self._ablation_table(rows, mode_list))
         if json_out:
             Path(json_out).write_text(json.dumps(payload, indent=2))
+            self.stdout.write(f"wrote {json_out}")
+
+    def _longmemeval(self, path: Path, modes: list[str], json_out, baseline: str | None, limit: int | None) -> None:
+        if "recency" in modes:
+            raise CommandError("--format longmemeval measures lexical, vector and hybrid only.")
+        try:
+            questions = [q for q in longmemeval.load_questions(path) if not q.abstention][:limit]
+        except (OSError, ValueError, KeyError) as exc:
+            raise CommandError(f"Could not read {path} as LongMemEval: {exc}") from exc
+        messages = sum(len(s.messages) for q in questions for s in q.sessions)
+        seconds: dict[str, float] = {}
+        started = time.perf_counter()
+        with override_settings(DEBUG=False), tqdm(total=messages, desc="ours", unit="msg", file=self.stderr) as bar:
+            ours = longmemeval_report.evaluate_ours(questions, modes, bar.update)
+        seconds["ours"] = round(time.perf_counter() - started, 1)
+        others = {}
+        if baseline == "mem0":
+            started = time.perf_counter()
+            with tqdm(total=messages, desc="mem0", unit="msg", file=self.stderr) as bar:
+                others["mem0"] = longmemeval_report.run_mem0(questions, bar.update)
+            seconds["mem0"] = round(time.perf_counter() - started, 1)
+        data = longmemeval_report.payload(ours, others, seconds)
+        EvalRun.objects.create(corpus="longmemeval", questions=len(questions), results=data["results"])
+        self.stdout.write(longmemeval_report.table(data))
+        self.stdout.write(f"seconds: {seconds}")
+        if json_out:
+            Path(json_out).write_text(json.dumps(data, indent=2))
             self.stdout.write(f"wrote {json_out}")
 
     @staticmethod

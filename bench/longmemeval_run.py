@@ -1,0 +1,134 @@
+"""LongMemEval through the product (docs/api.md `eval_recall --format longmemeval`).
+
+Each question gets a memory user of a throwaway tenant. Its history is stored as Turn rows
+(one per user message, with the assistant's reply, at its session's date) and every turn goes
+through the extraction pipeline a worker runs: `prepare`, the extractor (the offline rules,
+as `make run` has them without an OpenAI key) and `apply`, which makes the facts and marks the
+turn an episode. The index is then written by the product's own after-commit indexing, one
+batch for the user's whole history. Recall is asked as of the question's date, from the
+episodes alone (corpus `turns`) and from facts and episodes (corpus `both`); the user is
+erased before the next question, so the store never holds more than one history.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.test.utils import override_settings
+
+from bench.longmemeval import DEPTH, Question, Round, Tally, new_tally, rounds
+from facts.extraction.apply import apply
+from facts.extraction.pipeline import prepare
+from facts.models import MemoryUser, Tenant, Turn, TurnState
+from facts.tasks import extract
+from memory_service.celery import app
+from recall import episode_index, index
+from recall.services import recall
+
+CORPUS_SOURCES = {"turns": ("episodes",), "both": ("facts", "episodes")}
+
+
+@dataclass
+class LoadedUser:
+    user: MemoryUser
+    covers: dict[int, frozenset[str]]  # Turn pk -> the message ids it holds
+
+
+@contextmanager
+def indexing_here() -> Iterator[None]:
+    """Index after each commit in this process, as `make run`'s worker does (it consumes the
+    `embed` queue), instead of sending a drain message to a broker this command does not use."""
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = before
+
+
+def _turn(tenant: Tenant, user: MemoryUser, spec: Round) -> Turn:
+    return Turn(
+        tenant=tenant,
+        user=user,
+        session_id=spec.session_id,
+        turn_id=spec.turn_id,
+        user_input=spec.user_text,
+        assistant_response=spec.reply,
+        occurred_at=spec.when,
+        created_at=spec.when,
+        state=TurnState.QUEUED,
+    )
+
+
+def _extract(turn_pk: int) -> None:
+    """One turn through the worker's three steps, in this process."""
+    job = prepare(turn_pk, None)
+    if job is not None:
+        apply(job, extract(job))
+
+
+# No OpenAI key: the offline extractor, whatever the operator's environment holds. Profiles are
+# not recalled, so the projection every few turns is left out of the measurement.
+OFFLINE = {"OPENAI_API_KEY": "", "MEMORY_PROFILE_EVERY_TURNS": 10**9}
+
+
+def load_user(tenant: Tenant, question: Question) -> LoadedUser:
+    user = MemoryUser.objects.create(tenant=tenant, external_id=f"longmemeval-{question.id}")
+    specs = rounds(question)
+    # One transaction for the history: the index is written once, after its commit, in one
+    # embedding batch (the product marks every item it makes for the index).
+    with override_settings(**OFFLINE), indexing_here(), transaction.atomic():
+        turns = Turn.objects.bulk_create([_turn(tenant, user, spec) for spec in specs], batch_size=500)
+        for turn in turns:
+            _extract(turn.pk)
+    return LoadedUser(user, {t.pk: spec.covers for t, spec in zip(turns, specs, strict=True)})
+
+
+def unload_user(loaded: LoadedUser) -> None:
+    with transaction.atomic():
+        index.erase_user(loaded.user.pk)
+        episode_index.erase_user(loaded.user.pk)
+        loaded.user.delete()
+
+
+def covered(hit, covers: dict[int, frozenset[str]]) -> set[str]:
+    """The messages one recalled item holds: an episode its turn's, a fact its source turn's,
+    and those of the items folded into it."""
+    turn_pk = hit.turn.pk if hit.kind == "episode" else hit.fact.source_turn_id
+    own = set(covers.get(turn_pk, ()))
+    for inner in hit.folded:
+        own |= covered(inner, covers)
+    return own
+
+
+def ranked_items(loaded: LoadedUser, question: Question, mode: str, sources: tuple[str, ...]) -> list[set[str]]:
+    result = recall(
+        user=loaded.user, query=question.text, k=DEPTH, mode=mode, as_of=question.asked_at, log=False, sources=sources
+    )
+    return [covered(hit, loaded.covers) for hit in result.items]
+
+
+def evaluate(
+    questions: list[Question], modes: list[str], progress: Callable[[int], object] | None = None
+) -> dict[str, dict[str, Tally]]:
+    """{corpus: {mode: Tally}} over the non-abstention questions, one user loaded at a time."""
+    tallies = {corpus: {mode: new_tally() for mode in modes} for corpus in CORPUS_SOURCES}
+    tenant = Tenant.objects.create(name=f"eval-longmemeval-{uuid.uuid4().hex[:8]}")
+    try:
+        for question in questions:
+            loaded = load_user(tenant, question)
+            try:
+                for corpus, sources in CORPUS_SOURCES.items():
+                    for mode in modes:
+                        tallies[corpus][mode].add(question, ranked_items(loaded, question, mode, sources))
+            finally:
+                unload_user(loaded)
+            if progress:
+                progress(sum(len(s.messages) for s in question.sessions))
+    finally:
+        tenant.delete()
+    return tallies
