@@ -27,6 +27,7 @@ class Manifest:
     row_counts: dict[str, int]
     files: dict[str, dict] = field(default_factory=dict)
     seconds: float = 0.0
+    journal_id: str = ""
     format: str = FORMAT
 
     def write(self, folder: Path) -> None:

@@ -12,6 +12,7 @@ backup (memory_service/db/journal.py), and only then puts it in place.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import re
 import shutil
@@ -33,6 +34,8 @@ from memory_service.backup.manifest import Damaged, Manifest
 from memory_service.db import in_use, journal
 from memory_service.db.scrub import wal_checkpoint
 from memory_service.private_files import private_database, private_folder
+
+logger = logging.getLogger(__name__)
 
 FOLDER_NAME = re.compile(r"^\d{8}T\d{6}Z$")
 
@@ -82,7 +85,7 @@ def take(folder: Path, progress: Callable[[str], None] | None = None) -> Manifes
 def _fill(partial: Path, progress) -> Manifest:
     started, taken_at = time.monotonic(), datetime.now(UTC).isoformat()
     # Before the snapshot: an erasure journaled after this number committed after it too.
-    seq = journal.last_seq()
+    seq, journal_id = journal.last_seq(), journal.identity()
     if settings.DATABASE_ENGINE == "sqlite":
         target = partial / sqlite_store.FILE
         _step(progress, "copy (VACUUM INTO)")
@@ -101,6 +104,7 @@ def _fill(partial: Path, progress) -> Manifest:
         engine=settings.DATABASE_ENGINE,
         taken_at=taken_at,
         journal_seq=seq,
+        journal_id=journal_id,
         migrations=migrations,
         row_counts=counts,
         files=files,
@@ -175,12 +179,23 @@ def _bring_up_to_date(manifest: Manifest, progress) -> tuple[bool, Counter]:
     if migrated:
         _step(progress, "migrate")
         call_command("migrate", interactive=False, verbosity=0, skip_checks=True)
-    entries = journal.entries_after(manifest.journal_seq)
+    entries = _entries_to_replay(manifest)
     _step(progress, f"re-apply {len(entries)} erasures")
     replayed = replay(entries)
     # Facts that shared a turn with a forgotten one are indexed again without its words.
     indexer.drain(budget_seconds=3600.0)
     return migrated, replayed
+
+
+def _entries_to_replay(manifest: Manifest) -> list[journal.Entry]:
+    if manifest.journal_id == journal.identity():
+        return journal.entries_after(manifest.journal_seq)
+    # Another journal than the backup noted (made afresh, or another host's): its numbers
+    # say nothing about the backup, its times do. Re-applying an entry is harmless.
+    logger.warning(
+        "The erasure journal is not the one the backup noted; re-applying every entry since %s.", manifest.taken_at
+    )
+    return journal.entries_since(manifest.taken_at)
 
 
 def _restore_sqlite(folder: Path, manifest: Manifest, progress) -> tuple[bool, Counter]:

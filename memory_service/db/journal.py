@@ -192,6 +192,17 @@ def _now() -> str:
     return datetime.now(UTC).isoformat()
 
 
+def identity(where: str | None = None) -> str:
+    """Names this journal: a journal made afresh (a lost file, another host's) has another."""
+    with _connect(where) as (conn, mark):
+        return hashlib.sha256(b"journal:" + _secret(conn, mark)).hexdigest()[:16]
+
+
+def entries_since(moment: str, where: str | None = None) -> list[Entry]:
+    """Entries recorded at or after `moment` (an ISO time in UTC), oldest first."""
+    return [entry for entry in entries_after(0, where) if entry.recorded_at >= moment]
+
+
 def last_seq(where: str | None = None) -> int:
     with _connect(where) as (conn, _mark):
         cursor = conn.cursor()  # type: ignore[attr-defined]

@@ -213,3 +213,17 @@ def test_the_periodic_backup_keeps_the_newest_dated_folders_and_nothing_else(ali
     newest = Path(backup())
     assert manifests.read(newest).engine == "sqlite"
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["20250102T000000Z", newest.name, "operator-notes"])
+
+
+def test_with_a_journal_made_afresh_the_restore_goes_by_time(alice, settings, tmp_path):
+    _seed(alice.tenant)
+    # The old journal has counted past 1 by the time of the backup.
+    services.fact_forget(fact=Fact.objects.get(user__external_id="keeper", key="tool"), actor=STAFF)
+    folder = _backup(tmp_path)
+    assert manifests.read(folder).journal_seq >= 1
+    # The journal file was lost after the backup: a new one starts counting from 1 again.
+    settings.MEMORY_ERASURE_JOURNAL = str(tmp_path / "new-journal.sqlite3")
+    privacy.user_erase(user=MemoryUser.objects.get(external_id="victim"), actor=STAFF)
+
+    assert "re-applied: 1 user" in _restore(folder)
+    assert not MemoryUser.objects.filter(external_id="victim").exists()
