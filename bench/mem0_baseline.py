@@ -48,13 +48,22 @@ def _config(workdir: Path) -> dict:
 def mem0_memory() -> Iterator:
     """A mem0 Memory whose files (history, its ~/.mem0 folder) live in a temp folder."""
     with tempfile.TemporaryDirectory(prefix="mem0-baseline-") as tmp:
-        # mem0 reads these when it is imported; it is imported only here.
-        os.environ.update({**OFFLINE_ENV, "MEM0_DIR": tmp})
+        wanted = {**OFFLINE_ENV, "MEM0_DIR": tmp}
+        before = {key: os.environ.get(key) for key in wanted}
+        # mem0 reads these when it is imported (here, the first time) and when it runs.
+        os.environ.update(wanted)
         # One INFO line per stored message otherwise.
         logging.getLogger("mem0").setLevel(logging.WARNING)
-        from mem0 import Memory
+        try:
+            from mem0 import Memory
 
-        yield Memory.from_config(_config(Path(tmp)))
+            yield Memory.from_config(_config(Path(tmp)))
+        finally:
+            for key, value in before.items():
+                if value is None:
+                    os.environ.pop(key, None)
+                else:
+                    os.environ[key] = value
 
 
 class BatchedEmbedder:

@@ -1,0 +1,97 @@
+"""eval_recall --format longmemeval: the data, the scores, the command and the mem0 baseline."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from bench import longmemeval
+from facts.models import Tenant, Turn
+from recall import fts, vec
+from recall.tables import EPISODES
+
+TINY = Path(__file__).parent / "data" / "tiny_longmemeval.json"
+
+
+def _questions() -> dict[str, longmemeval.Question]:
+    return {q.id: q for q in longmemeval.load_questions(TINY)}
+
+
+def test_questions_keep_evidence_dates_and_turns():
+    questions = _questions()
+    puppy = questions["puppy1"]
+    assert puppy.evidence_turns == {"ans_puppy#0"} and puppy.evidence_sessions == {"ans_puppy"}
+    assert puppy.asked_at == datetime(2023, 5, 20, 23, 59, 59, 999999, tzinfo=UTC)  # the question's whole day
+    assert questions["kayak3_abs"].abstention and not puppy.abstention
+    turns = longmemeval.rounds(puppy)
+    assert [t.session_id for t in turns] == ["f_soup", "f_rust", "f_plants", "ans_puppy"]  # oldest first
+    assert turns[-1].covers == {"ans_puppy#0", "ans_puppy#1"} and "Waffles" in turns[-1].reply
+
+
+def test_scores_count_the_top_k_only():
+    puppy = _questions()["puppy1"]
+    noise = [{f"f_soup#{i}"} for i in range(9)]
+    found_sixth = noise[:5] + [{"ans_puppy#0"}] + noise[5:]
+    scores = longmemeval.question_scores(found_sixth, puppy)
+    assert scores["turn"] == {"recall_all@5": 0.0, "recall_any@5": 0.0, "recall_all@10": 1.0, "recall_any@10": 1.0}
+    assert scores["session"]["recall_all@5"] == 0.0 and scores["session"]["recall_all@10"] == 1.0
+    # The session of a neighbouring message is enough at session level, not at turn level.
+    neighbour = longmemeval.question_scores([{"ans_puppy#1"}], puppy)
+    assert neighbour["turn"]["recall_any@5"] == 0.0 and neighbour["session"]["recall_all@5"] == 1.0
+
+
+def test_recall_all_needs_every_evidence_message():
+    puppy = _questions()["puppy1"]
+    puppy.evidence_turns = {"ans_puppy#0", "f_rust#0"}
+    scores = longmemeval.question_scores([{"ans_puppy#0"}], puppy)["turn"]
+    assert scores["recall_all@5"] == 0.0 and scores["recall_any@5"] == 1.0
+
+
+def test_newest_first_compares_the_latest_session_with_the_older_ones():
+    question = _questions()["puppy1"]
+    question.kind = longmemeval.KNOWLEDGE_UPDATE
+    question.evidence_turns = {"f_soup#0", "ans_puppy#0"}  # 2 April, then 6 May
+    assert longmemeval.newest_first([{"ans_puppy#0"}, {"f_soup#0"}], question) is True
+    assert longmemeval.newest_first([{"f_soup#0"}, {"ans_puppy#0"}], question) is False
+    assert longmemeval.newest_first([{"f_soup#0"}], question) is False  # the newest not ranked at all
+    assert longmemeval.newest_first([{"ans_puppy#0"}], question) is True  # the stale one not ranked
+    question.evidence_turns = {"ans_puppy#0"}
+    assert longmemeval.newest_first([{"ans_puppy#0"}], question) is None  # one date: nothing to order
+
+
+# The loader commits each history and the index is written after that commit, as a worker does.
+@pytest.mark.django_db(transaction=True)
+def test_eval_recall_longmemeval_scores_each_question_and_cleans_up(model, tmp_path):
+    target = tmp_path / "lme.json"
+    out = StringIO()
+    call_command("eval_recall", "--format", "longmemeval", "--data", str(TINY), "--json", str(target), stdout=out)
+    data = json.loads(target.read_text())
+    assert set(data["results"]) == {"turns", "both"} and data["baseline"] == {}
+    for corpus in ("turns", "both"):
+        assert set(data["results"][corpus]) == {"lexical", "vector", "hybrid"}
+        for summary in data["results"][corpus].values():
+            assert summary["questions"] == 2  # the abstention question is left out
+            assert set(summary["by_type"]) == {"single-session-user"}
+            # The puppy is recalled; the violin lessons were said after the question's day.
+            assert summary["turn"]["recall_all@10"] == summary["turn"]["recall_any@5"] == 0.5
+            assert summary["session"]["recall_all@5"] == 0.5
+            assert summary["knowledge-update"] == {"questions": 0, "newest_first": None}
+    assert "knowledge-update: newest evidence" in out.getvalue()
+    assert not Tenant.objects.exists() and Turn.objects.count() == 0
+    assert fts.total_rows(EPISODES) == 0 and vec.total_rows(EPISODES) == 0 and fts.total_rows() == 0
+
+
+@pytest.mark.django_db
+def test_the_mem0_baseline_is_scored_by_the_same_code(model):
+    from bench.longmemeval_report import run_mem0
+
+    questions = [q for q in _questions().values() if not q.abstention]
+    summary = run_mem0(questions).summary()
+    # mem0 has no point-in-time search: it finds the violin lessons said after the question too.
+    assert summary["questions"] == 2 and summary["turn"]["recall_all@10"] == 1.0
+    assert set(summary["by_type"]) == {"single-session-user"}
