@@ -5,9 +5,10 @@ Every row of every model (tenants, keys, staff, users, facts with their history 
 audit, turns, episodes' turns, entities, edges, profiles, receipts, logs, sessions) is
 copied with its primary key, in one transaction on the target, and the target's
 sequences are moved past the copied keys. The recall index is rebuilt on the target by
-the target's own engine (rebuild_recall_index, then reindex_embeddings), since its
-tables differ between engines. Verification compares row counts per model and recalls a
-sample of facts by their own text on both sides.
+the target's own engine (rebuild_recall_index), since its tables differ between engines;
+the vectors are copied (recall/move_vectors.py), or computed again with --reembed.
+Verification compares row counts per model and recalls a sample of facts by their own
+text on both sides.
 """
 
 from __future__ import annotations
@@ -120,9 +121,22 @@ def copy_rows(progress: Callable[[str, int], None], batch: int = 2000) -> None:
                 cursor.execute(statement)
 
 
-def rebuild_target_index(url: str) -> None:
+def rebuild_target_index(url: str, vectors: Path | None) -> None:
+    """FTS rows by the target's engine; vectors copied from `vectors` (an export of the
+    source's, recall/move_vectors.py), or computed again when there is none."""
+    if vectors is not None:
+        _manage(url, "move_store", "--load-vectors", str(vectors))
+    # Writes the FTS rows; embeds only what has no current vector (all of it without a copy).
     _manage(url, "rebuild_recall_index")
-    _manage(url, "reindex_embeddings")
+    if vectors is None:
+        _manage(url, "reindex_embeddings")
+
+
+def vector_rows() -> int:
+    from recall import vec
+    from recall.tables import EPISODES, FACTS
+
+    return vec.total_rows(FACTS) + vec.total_rows(EPISODES)
 
 
 def row_counts(alias: str) -> dict[str, int]:

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import subprocess
 import sys
 import tempfile
 
+import numpy as np
 import psycopg
 import pytest
 
 from facts import services
 from facts.models import Fact, Turn
-from recall import indexer
+from recall import indexer, vec
 from tests.base import database_url
 from tests.integration.stack import ROOT
 
@@ -65,13 +67,24 @@ def _seed(alice) -> None:
 
 def test_it_moves_every_row_rebuilds_the_index_and_recalls_the_same(alice, postgres):
     _seed(alice)
+    # One fact carries another's vector: a copy keeps it, re-embedding would not.
+    bees, cello = (Fact.objects.get(text=t).pk for t in ("User keeps bees.", "User plays the cello."))
+    model, digest = vec.indexed([bees])[bees]
+    borrowed = vec.vectors([cello])[cello]
+    vec.upsert([(bees, Fact.objects.get(pk=bees).user_id, model, digest, vec.to_blob(borrowed))])
     target = _empty_database(postgres, "moved")
     moved = _move(target, "--sample", "3")
     report = moved.stdout
     assert moved.returncode == 0, moved.stdout + moved.stderr[-3000:]
     assert "DIFFERENT" not in report, report
     assert "facts.Fact" in report and "source=3" in report
+    assert "vectors loaded: 5" in report, report  # 3 facts, 2 episodes
     assert "found by their own text in the top 10: source 3, target 3" in report, report
+    assert "top-10 overlap 1.000" in report, report
+    host = target.split("host=", 1)[1]
+    with psycopg.connect(dbname="moved", user="postgres", host=host) as conn:
+        [(text,)] = conn.execute("SELECT embedding::text FROM recall_vector WHERE fact_id = %s", [bees]).fetchall()
+    assert np.allclose(np.asarray(json.loads(text), dtype=np.float32), borrowed, atol=1e-6)
 
 
 def test_it_refuses_a_target_that_is_not_empty(alice, postgres):

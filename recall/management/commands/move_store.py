@@ -11,7 +11,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from recall import move
+from recall import move, move_vectors
 
 
 class Command(BaseCommand):
@@ -27,8 +27,19 @@ class Command(BaseCommand):
         # Used by the command itself, run on the target to answer the sample there.
         parser.add_argument("--answer-sample", help="(internal) a JSON file of queries to recall here")
         parser.add_argument("--answers", help="(internal) where to write the answers")
+        parser.add_argument("--load-vectors", help="(internal) write an export of the source's vectors here")
+        parser.add_argument(
+            "--reembed",
+            action="store_true",
+            help="compute every vector again on the target (another embedding model) instead of copying them",
+        )
 
-    def handle(self, *args, target=None, sample=50, batch=2000, answer_sample=None, answers=None, **options):
+    def handle(
+        self, *args, target=None, sample=50, batch=2000, answer_sample=None, answers=None, reembed=False, **options
+    ):
+        if options.get("load_vectors"):
+            self.stdout.write(f"vectors loaded: {move_vectors.load(Path(options['load_vectors']))}")
+            return
         if answer_sample:
             queries = json.loads(Path(answer_sample).read_text())
             Path(answers).write_text(json.dumps(move.recall_sample(queries)))
@@ -52,13 +63,20 @@ class Command(BaseCommand):
                 bar.update(n)
 
             move.copy_rows(advance, batch=batch)
-        self._step("rebuilding the recall index on the target", lambda: move.rebuild_target_index(target))
         with tempfile.TemporaryDirectory() as workdir:
+            exported = None if reembed else self._export_vectors(Path(workdir))
+            self._step("rebuilding the recall index on the target", lambda: move.rebuild_target_index(target, exported))
             queries = move.sample_queries(sample)
             report = move.verify(target, queries, Path(workdir))
         self._report(report, time.monotonic() - started)
         if not report.counts_equal:
             raise CommandError("Row counts differ between the source and the target; see above.")
+
+    def _export_vectors(self, workdir: Path) -> Path:
+        path = workdir / "vectors.npz"
+        with tqdm(total=move.vector_rows(), desc="reading vectors", unit="vector", file=self.stderr) as bar:
+            move_vectors.export(path, bar.update)
+        return path
 
     def _step(self, name: str, action) -> None:
         self.stderr.write(f"{name}...")
