@@ -38,6 +38,7 @@ from queue import Empty
 from time import monotonic, sleep
 
 from kombu.transport import sqlalchemy as kombu_sqla
+from kombu.transport.sqlalchemy import models as kombu_models
 from kombu.utils import cached_property
 from sqlalchemy import bindparam, column, create_engine, delete, event, func, make_url, or_, select, table, update
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -114,7 +115,19 @@ def _forget_inherited_engines() -> None:
 os.register_at_fork(after_in_child=_forget_inherited_engines)
 
 
+def _declare_kombu_tables() -> None:
+    # kombu declares its two tables on its metadata only when a process makes its first
+    # channel. A process whose first use of the file is something else (the scrub after an
+    # erasure, the health check) would create no tables, cache this engine, and then fail
+    # every publish on a file no worker had set up yet ("no such table: kombu_queue"):
+    # a restore into a fresh folder did. The names are kombu's defaults, as the Channel's.
+    declare = kombu_sqla.Channel._declarative_cls
+    declare(None, "Queue", kombu_models.Queue, {"__tablename__": "kombu_queue"})
+    declare(None, "Message", kombu_models.Message, {"__tablename__": "kombu_message"})
+
+
 def _create_tables(engine) -> None:
+    _declare_kombu_tables()
     try:
         kombu_sqla.metadata.create_all(engine)
     except OperationalError:

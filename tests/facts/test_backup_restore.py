@@ -13,16 +13,19 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
+from django.utils import timezone
 
 from facts import privacy, services
 from facts.models import DeletionReceipt, Fact, FactHistory, MemoryUser, Tenant, Turn
 from memory_service import checks
 from memory_service.backup import manifest as manifests
 from memory_service.db import in_use, journal
-from recall import indexer
+from recall import indexer, vec
+from recall.models import PendingIndex
 from recall.services import recall
 from tests.db_files import file_bytes
 from tests.facts.dashboard_helpers import seed_everything
+from tests.integration.stack import clean_env, manage
 
 pytestmark = [pytest.mark.sqlite_only, pytest.mark.django_db(transaction=True)]
 
@@ -227,3 +230,30 @@ def test_with_a_journal_made_afresh_the_restore_goes_by_time(alice, settings, tm
 
     assert "re-applied: 1 user" in _restore(folder)
     assert not MemoryUser.objects.filter(external_id="victim").exists()
+
+
+def test_restore_as_a_command_into_a_fresh_folder_re_applies_an_erase_there(alice, tmp_path):
+    """A new host: `manage.py restore` in a process of its own, nothing in its folder yet (no
+    broker file), the erasure journal kept. The replayed erase scrubs the broker before anything
+    has published to it; the index drain's publish afterwards used to fail ("no such table:
+    kombu_message"), and the restore with it."""
+    markers = _seed(alice.tenant)
+    # A fact the worker had not embedded yet when the backup was taken: the restore's index
+    # drain, in a process that does not embed, hands its text to the embed queue (a publish).
+    waiting = Fact.objects.get(user__external_id="bystander", key="tool")
+    vec.delete([waiting.pk])
+    PendingIndex.objects.create(kind="fact", item_id=waiting.pk, user_id=waiting.user_id, queued_at=timezone.now())
+    folder = _backup(tmp_path)
+    privacy.user_erase(user=MemoryUser.objects.get(external_id="victim"), actor=STAFF)
+    fresh = tmp_path / "new-host"
+    fresh.mkdir()
+    env = clean_env(
+        DATABASE_URL=f"sqlite:///{fresh / 'memory.sqlite3'}",
+        MEMORY_VAR_DIR=str(fresh),
+        MEMORY_ERASURE_JOURNAL=journal.location(),
+    )
+
+    assert "re-applied: 1 user" in manage(["restore", str(folder)], env)
+    restored = file_bytes(fresh / "memory.sqlite3")
+    assert markers["victim"]["fact"].encode() not in restored
+    assert markers["keeper"]["fact"].encode() in restored
