@@ -1,0 +1,145 @@
+"""bench_backup's checks: the restored store against the live one and the backup's manifest.
+
+Users and recalls are read through the ORM and recall.services.recall on each store in turn
+(`on_database` points this process's connection at the restored file), so both sides run
+the same code. Index tables are not compared row for row with the manifest: the restore
+drains the index outbox the backup caught mid-stream, so they must be whole, not equal.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.db import connection
+
+from facts.models import Fact, FactHistory, MemoryUser
+from memory_service.db import in_use
+from recall.services import recall
+
+# Rebuilt by the restore's index drain (and FTS5's segment tables change with every merge).
+INDEX_TABLES = (
+    *("recall_fts", "recall_episode_fts", "recall_doc", "recall_vector"),
+    *("recall_episode_doc", "recall_episode_vector", "recall_pendingindex"),
+)
+RECALL_K = 10
+
+
+@contextlib.contextmanager
+def on_database(path: Path) -> Iterator[None]:
+    """This thread's default connection on another SQLite file of the same schema."""
+    original = connection.settings_dict["NAME"]
+    connection.close()
+    connection.settings_dict["NAME"] = str(path)
+    try:
+        yield
+    finally:
+        connection.close()
+        # Opening it marked this process as a user of that store (memory_service/db/in_use.py).
+        in_use.release(str(path))
+        connection.settings_dict["NAME"] = original
+
+
+@dataclass
+class Sample:
+    users: list[tuple[str, str]]  # (tenant id, external id)
+    queries: list[tuple[str, str, str]]  # (tenant id, external id, query)
+
+
+def pick_sample(builder_tenant: str, people_tenant: str, people: list[str], n_users: int, queries) -> Sample:
+    """`n_users` users of the built store (seeded choice) and the people told facts by API."""
+    built = list(MemoryUser.objects.filter(tenant_id=builder_tenant).values_list("external_id", flat=True))
+    chosen = random.Random(5).sample(sorted(built), k=min(n_users, len(built)))
+    users = [(builder_tenant, e) for e in chosen] + [(people_tenant, e) for e in people]
+    asked = [(builder_tenant, user.external_id, text) for user, text in queries]
+    return Sample(users, asked)
+
+
+def _user(tenant_id: str, external_id: str) -> MemoryUser | None:
+    return MemoryUser.objects.filter(tenant_id=tenant_id, external_id=external_id).first()
+
+
+def _facts_and_history(user: MemoryUser) -> dict:
+    facts = Fact.objects.filter(user=user).order_by("uuid")
+    history = FactHistory.objects.filter(user=user).order_by("fact_uuid", "pk")
+    return {
+        "facts": [
+            [str(v) for v in row] for row in facts.values_list("uuid", "text", "status", "valid_from", "valid_to")
+        ],
+        "history": [[str(v) for v in row] for row in history.values_list("fact_uuid", "action")],
+    }
+
+
+def state_of(sample: Sample) -> dict:
+    """The sample's facts, their history and recall answers on the store this connection is on."""
+    users = {}
+    for tenant_id, external_id in sample.users:
+        user = _user(tenant_id, external_id)
+        users[external_id] = _facts_and_history(user) if user else None
+    answers = []
+    for tenant_id, external_id, text in sample.queries:
+        user = _user(tenant_id, external_id)
+        hits = recall(user=user, query=text, k=RECALL_K, log=False).items if user else []
+        answers.append([str(hit.fact.uuid) for hit in hits])
+    return {"users": users, "recalls": answers}
+
+
+def compare_states(live: dict, restored: dict) -> dict:
+    users_equal = [name for name, held in live["users"].items() if held is not None and restored["users"][name] == held]
+    recalls_equal = sum(1 for a, b in zip(live["recalls"], restored["recalls"], strict=True) if a == b)
+    differing = [
+        {"live": a, "restored": b} for a, b in zip(live["recalls"], restored["recalls"], strict=True) if a != b
+    ]
+    return {
+        "users": len(live["users"]),
+        "users_equal": len(users_equal),
+        "facts_compared": sum(len(held["facts"]) for held in live["users"].values() if held),
+        "history_rows_compared": sum(len(held["history"]) for held in live["users"].values() if held),
+        "recalls": len(live["recalls"]),
+        "recalls_equal": recalls_equal,
+        "recalls_with_answers": sum(1 for a in live["recalls"] if a),
+        "recall_differences": differing[:3],
+        "all_equal": len(users_equal) == len(live["users"]) and recalls_equal == len(live["recalls"]),
+    }
+
+
+def _is_index(table: str) -> bool:
+    return table.startswith(INDEX_TABLES)
+
+
+def compare_counts(manifest: dict[str, int], before: dict[str, int], after: dict[str, int], restored: dict) -> dict:
+    """Every table but the index's: restored = manifest + what the two erasures changed on the
+    live store (counted around them with the stream stopped and the worker idle)."""
+    delta = {t: after.get(t, 0) - before.get(t, 0) for t in set(before) | set(after)}
+    wrong = {
+        t: {"manifest": n, "erasures": delta.get(t, 0), "restored": restored.get(t)}
+        for t, n in manifest.items()
+        if not _is_index(t) and restored.get(t) != n + delta.get(t, 0)
+    }
+    index = {t: (manifest[t], restored.get(t)) for t in manifest if _is_index(t)}
+    whole = restored.get("recall_pendingindex") == 0 and (
+        len({restored.get(t) for t in ("recall_doc", "recall_vector", "recall_fts_content", "recall_fts_docsize")}) == 1
+    )
+    return {
+        "tables_compared": sum(1 for t in manifest if not _is_index(t)),
+        "unequal": wrong,
+        "erasure_delta": {t: d for t, d in sorted(delta.items()) if d},
+        "index_manifest_vs_restored": index,
+        "index_whole": whole,
+        "equal_but_erasures": not wrong and set(manifest) == set(restored),
+    }
+
+
+def texts_in_files(folder: Path, texts: dict[str, str]) -> dict[str, list[str]]:
+    """For each named text, the files under `folder` that hold its bytes. Plain reads are safe
+    here: this process has no connection open on these files any more (tests/db_files.py)."""
+    found: dict[str, list[str]] = {name: [] for name in texts}
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        data = path.read_bytes()
+        for name, text in texts.items():
+            if text.encode() in data:
+                found[name].append(str(path.relative_to(folder)))
+    return found
