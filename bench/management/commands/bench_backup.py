@@ -53,9 +53,10 @@ class Command(BaseCommand):
             raise CommandError(f"The folder of --json {json_out} does not exist.")
         if workdir := throwaway.enter_rerun():
             report = backup_drill.run(load_conversations(path), drill, workdir, ProgressStream(self.stderr))
-            self.stdout.write(render(report))
             if json_out:
                 Path(json_out).write_text(json.dumps(report, indent=2))
+            self.stdout.write(render(report))
+            if json_out:
                 self.stdout.write(f"wrote {json_out}")
             return
         argv = ["--data", str(path), *(f"--{name.replace('_', '-')}={value}" for name, value in vars(drill).items())]
