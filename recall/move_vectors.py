@@ -52,7 +52,7 @@ def export(path: Path, progress: Callable[[int], None] | None = None) -> int:
             f"{name}_users": np.asarray(users, dtype=np.int64),
             f"{name}_models": np.asarray(models, dtype=str),
             f"{name}_hashes": np.asarray(hashes, dtype=str),
-            f"{name}_matrix": np.asarray(matrix, dtype=np.float32).reshape(len(ids), -1),
+            f"{name}_matrix": np.stack(matrix).astype(np.float32) if matrix else np.zeros((0, 0), np.float32),
         }
         total += len(ids)
     np.savez(path, **arrays)
