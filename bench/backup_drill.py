@@ -28,6 +28,7 @@ from tqdm import tqdm
 
 from bench import backup_compare, freshness, recall_store, throwaway
 from bench.api.client import Connection
+from bench.api.report import git_commit
 from bench.ingest import Post, Timings
 from bench.locomo import conversation_turns
 from bench.pipeline.replay import user_id_for
@@ -209,6 +210,7 @@ def build_store(facts: int, progress) -> recall_store.Builder:
 
 def run(conversations: list[tuple[str, dict]], options: Options, workdir: Path, stderr) -> dict:
     """The whole drill in the throwaway set-up; the report as a dict."""
+    load_at_start = os.getloadavg()
     with tqdm(total=options.facts, desc="building", unit="fact", file=stderr) as bar:
         builder = build_store(options.facts, bar.update)
     tenant = Tenant.objects.create(name="bench-backup")
@@ -230,6 +232,9 @@ def run(conversations: list[tuple[str, dict]], options: Options, workdir: Path, 
         str(builder.store.tenant.pk), str(tenant.pk), people, options.sample_users, queries
     )
     report = {**live, **_restore_and_compare(backup_folder, workdir / "restored", sample, live)}
+    # Other work on the shared machine moves the times: say how busy it was.
+    report["load_average"] = {"start": load_at_start, "end": os.getloadavg()}
+    report["git"] = git_commit()
     report["checks"] = checks(report)
     report["passed"] = all(report["checks"].values())
     return report

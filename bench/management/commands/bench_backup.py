@@ -101,7 +101,9 @@ def render(report: dict) -> str:
         f"left {erased['forgotten_fact_rows']}; {erased['gone_texts']} texts in the restored files: "
         f"{erased['gone_texts_found_in_restored'] or 'none'} (in the backup: {erased['gone_texts_found_in_backup']}; "
         f"a kept fact found: {erased['kept_text_found_in_restored']})",
-        f"worker restarts: {report['worker_restarts']}",
+        f"worker restarts: {report['worker_restarts']}; load average at start "
+        f"{' '.join(f'{x:.2f}' for x in report['load_average']['start'])}, at end "
+        f"{' '.join(f'{x:.2f}' for x in report['load_average']['end'])}",
         "checks: " + ", ".join(f"{name} {'yes' if ok else 'NO'}" for name, ok in report["checks"].items()),
         "PASSED" if report["passed"] else "FAILED",
     ]
