@@ -222,7 +222,9 @@ def run(conversations: list[tuple[str, dict]], options: Options, workdir: Path, 
     backup_folder = workdir / "backups" / "drill"
     try:
         with throwaway.service(workdir=workdir, concurrency=WORKER_CONCURRENCY, server="gunicorn", env=env) as stack:
-            live = _while_serving(stack.url, key, admin_key, tenant, conversations, options, backup_folder, stderr)
+            live, told, counts = _while_serving(
+                stack.url, key, admin_key, tenant, conversations, options, backup_folder, stderr
+            )
             live["worker_restarts"] = stack.worker.restarts
     finally:
         llm.stop()
@@ -231,7 +233,7 @@ def run(conversations: list[tuple[str, dict]], options: Options, workdir: Path, 
     sample = backup_compare.pick_sample(
         str(builder.store.tenant.pk), str(tenant.pk), people, options.sample_users, queries
     )
-    report = {**live, **_restore_and_compare(backup_folder, workdir / "restored", sample, live)}
+    report = {**live, **_restore_and_compare(backup_folder, workdir / "restored", sample, live, told, counts)}
     # Other work on the shared machine moves the times: say how busy it was.
     report["load_average"] = {"start": load_at_start, "end": os.getloadavg()}
     report["git"] = git_commit()
@@ -240,7 +242,9 @@ def run(conversations: list[tuple[str, dict]], options: Options, workdir: Path, 
     return report
 
 
-def _while_serving(url, key, admin_key, tenant, conversations, options: Options, backup_folder: Path, stderr) -> dict:
+def _while_serving(url, key, admin_key, tenant, conversations, options: Options, backup_folder: Path, stderr):
+    """Tell the people their facts, stream turns around the backup, then erase and forget; the
+    report's part, what each person was told, and every table's rows around the erasures."""
     conn, admin = Connection(url, key), Connection(url, admin_key)
     told = tell_people(conn)
     wait_until_idle(tenant, options.timeout)
@@ -259,19 +263,17 @@ def _while_serving(url, key, admin_key, tenant, conversations, options: Options,
     erasures = erase_and_forget(conn, admin, told)
     wait_until_idle(tenant, options.timeout)
     after = sqlite_store.row_counts(sqlite_store.live_path())
-    return {
+    live = {
         "store": {"facts": options.facts, "facts_per_user": FACTS_PER_USER, "people": PEOPLE},
         "backup": backup,
         "posts": stream.summary(),
         "drained_after_stream_s": drained,
         "erasures": erasures,
-        "_told": told,
-        "_counts": {"before": before, "after": after},
     }
+    return live, told, {"before": before, "after": after}
 
 
-def _restore_and_compare(backup_folder: Path, fresh: Path, sample, live: dict) -> dict:
-    told, counts = live.pop("_told"), live.pop("_counts")
+def _restore_and_compare(backup_folder: Path, fresh: Path, sample, live: dict, told, counts) -> dict:
     live_state = backup_compare.state_of(sample)
     restore = restore_into(backup_folder, fresh)
     restored_db = fresh / "memory.sqlite3"
@@ -306,6 +308,7 @@ def _bytes_check(backup_folder: Path, fresh: Path, told: dict[str, list[dict]], 
     person's fact in it, and the erased texts in the backup itself (the check can see them)."""
     forgotten = next(f for f in told[erasures["forgotten_of"]] if f["id"] == erasures["forgotten_fact"])
     gone = {f"erased:{f['id']}": f["text"] for f in told[erasures["erased_user"]]}
+    gone["erased:user_id"] = erasures["erased_user"]
     gone[f"forgotten:{forgotten['id']}"] = forgotten["text"]
     kept_fact = told[person_id(3)][0]["text"]
     in_restored = backup_compare.texts_in_files(fresh, {**gone, "kept": kept_fact})

@@ -36,10 +36,10 @@ def test_a_small_drill_restores_everything_but_the_erasures_while_turns_stream(t
     assert "re-applied: 1 facts, 1 user" in report["restore"]["printed"]
     counts = report["counts"]
     assert counts["unequal"] == {} and counts["erasure_delta"]["facts_memoryuser"] == -1
-    # The erased person's five facts and the forgotten one: all gone, all in the backup.
+    # The erased person's id and five facts and the forgotten fact: all gone, all in the backup.
     erased = report["erased"]
-    assert erased["gone_texts"] == 6 and erased["gone_texts_found_in_restored"] == {}
-    assert erased["gone_texts_found_in_backup"] == 6 and erased["kept_text_found_in_restored"]
+    assert erased["gone_texts"] == 7 and erased["gone_texts_found_in_restored"] == {}
+    assert erased["gone_texts_found_in_backup"] == 7 and erased["kept_text_found_in_restored"]
     assert (erased["erased_user_rows"], erased["forgotten_fact_rows"]) == (0, 0)
     same = report["same_as_live"]
     assert same["users_equal"] == same["users"] == 3 + 3
