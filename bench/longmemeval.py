@@ -79,10 +79,14 @@ def session_of(message_id: str) -> str:
 
 
 def _question(row: dict) -> Question:
-    sessions, evidence = [], set()
-    for sid, date, raw in zip(
-        row["haystack_session_ids"], row["haystack_dates"], row["haystack_sessions"], strict=True
-    ):
+    sessions: list[Session] = []
+    evidence: set[str] = set()
+    seen: dict[str, int] = {}
+    given_ids = row["haystack_session_ids"]
+    for given, date, raw in zip(given_ids, row["haystack_dates"], row["haystack_sessions"], strict=True):
+        # Two dev histories hold one (non-evidence) session twice, on two dates: each copy is its own.
+        seen[given] = seen.get(given, 0) + 1
+        sid = given if seen[given] == 1 else f"{given}~{seen[given]}"
         messages = [Message(f"{sid}#{i}", m.get("role", "user"), m.get("content") or "") for i, m in enumerate(raw)]
         evidence |= {f"{sid}#{i}" for i, m in enumerate(raw) if m.get("has_answer")}
         sessions.append(Session(sid, parse_date(date), messages))

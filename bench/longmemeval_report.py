@@ -10,12 +10,12 @@ from bench.longmemeval import KNOWLEDGE_UPDATE, Question, Tally, new_tally
 COLUMNS = ("recall_all@5", "recall_all@10", "recall_any@5", "recall_any@10")
 
 
-def run_mem0(questions: list[Question], progress: Callable[[int], object] | None = None) -> Tally:
+def run_mem0(questions: list[Question], progress: Callable[[int], object] | None = None, embedder=None) -> Tally:
     from bench import mem0_baseline
 
     tally = new_tally()
     with mem0_baseline.mem0_memory() as memory:
-        mem0_baseline.use_batched_embedder(memory)
+        mem0_baseline.use_batched_embedder(memory, embedder)
         for question in questions:
             count = mem0_baseline.add_history(memory, question)
             tally.add(question, mem0_baseline.ranked_items(memory, question))
@@ -68,5 +68,5 @@ def _questions(data: dict) -> int:
     return first["questions"] if first else 0
 
 
-def evaluate_ours(questions: list[Question], modes: list[str], progress) -> dict[str, dict[str, Tally]]:
-    return longmemeval_run.evaluate(questions, modes, progress)
+def evaluate_ours(questions: list[Question], modes: list[str], progress, embedder=None) -> dict[str, dict[str, Tally]]:
+    return longmemeval_run.evaluate(questions, modes, progress, embedder)

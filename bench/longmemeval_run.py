@@ -26,7 +26,8 @@ from facts.extraction.pipeline import prepare
 from facts.models import MemoryUser, Tenant, Turn, TurnState
 from facts.tasks import extract
 from memory_service.celery import app
-from recall import episode_index, index
+from recall import episode_index, index, indexer
+from recall.models import PendingIndex
 from recall.services import recall
 
 CORPUS_SOURCES = {"turns": ("episodes",), "both": ("facts", "episodes")}
@@ -76,15 +77,26 @@ def _extract(turn_pk: int) -> None:
 OFFLINE = {"OPENAI_API_KEY": "", "MEMORY_PROFILE_EVERY_TURNS": 10**9}
 
 
-def load_user(tenant: Tenant, question: Question) -> LoadedUser:
+def _index_marked(user: MemoryUser, embedder) -> None:
+    """What the extraction marked for the index (its outbox rows), in one embedding batch."""
+    marked = list(PendingIndex.objects.filter(user_id=user.pk).values_list("kind", "item_id"))
+    facts = [item for kind, item in marked if kind == PendingIndex.Kind.FACT]
+    indexer.index_items(
+        facts, [item for kind, item in marked if kind == PendingIndex.Kind.EPISODE], vectors="here", embedder=embedder
+    )
+
+
+def load_user(tenant: Tenant, question: Question, embedder=None) -> LoadedUser:
     user = MemoryUser.objects.create(tenant=tenant, external_id=f"longmemeval-{question.id}")
     specs = rounds(question)
-    # One transaction for the history: the index is written once, after its commit, in one
-    # embedding batch (the product marks every item it makes for the index).
+    # One transaction for the history, indexed in one batch before it commits (with the
+    # command's embedding memo); the product's own indexing after the commit then finds
+    # every vector in place and only rewrites the text rows.
     with override_settings(**OFFLINE), indexing_here(), transaction.atomic():
         turns = Turn.objects.bulk_create([_turn(tenant, user, spec) for spec in specs], batch_size=500)
         for turn in turns:
             _extract(turn.pk)
+        _index_marked(user, embedder)
     return LoadedUser(user, {t.pk: spec.covers for t, spec in zip(turns, specs, strict=True)})
 
 
@@ -113,14 +125,14 @@ def ranked_items(loaded: LoadedUser, question: Question, mode: str, sources: tup
 
 
 def evaluate(
-    questions: list[Question], modes: list[str], progress: Callable[[int], object] | None = None
+    questions: list[Question], modes: list[str], progress: Callable[[int], object] | None = None, embedder=None
 ) -> dict[str, dict[str, Tally]]:
     """{corpus: {mode: Tally}} over the non-abstention questions, one user loaded at a time."""
     tallies = {corpus: {mode: new_tally() for mode in modes} for corpus in CORPUS_SOURCES}
     tenant = Tenant.objects.create(name=f"eval-longmemeval-{uuid.uuid4().hex[:8]}")
     try:
         for question in questions:
-            loaded = load_user(tenant, question)
+            loaded = load_user(tenant, question, embedder)
             try:
                 for corpus, sources in CORPUS_SOURCES.items():
                     for mode in modes:

@@ -72,16 +72,15 @@ class BatchedEmbedder:
     torch's, docs/recall.md): the same vectors, several times faster. Queries still go
     through mem0's own embedder."""
 
-    def __init__(self, inner) -> None:
+    def __init__(self, inner, ours) -> None:
         self.inner = inner
+        self.ours = ours  # our embedder (the command's memo of it)
         self.vectors: dict[str, list[float]] = {}
 
     def prepare(self, texts: list[str]) -> None:
-        from recall.embeddings import get_embedder
-
         wanted = list(dict.fromkeys(texts))
         missing = [t for t in wanted if t not in self.vectors]
-        computed = get_embedder().embed(missing) if missing else []
+        computed = self.ours.embed(missing) if missing else []
         known = {**self.vectors, **{t: row.tolist() for t, row in zip(missing, computed, strict=True)}}
         self.vectors = {t: known[t] for t in wanted}  # one history at a time
 
@@ -113,9 +112,11 @@ def ranked_items(memory, question: Question) -> list[set[str]]:
     return [{item["metadata"]["message_id"]} for item in found["results"] if item.get("metadata", {}).get("message_id")]
 
 
-def use_batched_embedder(memory) -> None:
+def use_batched_embedder(memory, ours=None) -> None:
+    from recall.embeddings import get_embedder
+
     if not isinstance(memory.embedding_model, BatchedEmbedder):
-        memory.embedding_model = BatchedEmbedder(memory.embedding_model)
+        memory.embedding_model = BatchedEmbedder(memory.embedding_model, ours or get_embedder())
 
 
 def forget(memory, question: Question) -> None:

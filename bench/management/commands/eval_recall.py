@@ -84,7 +84,8 @@ class Command(BaseCommand):
             raise CommandError(f"{path} does not exist; pass a LoCoMo JSON file or folder with --data.")
         mode_list = _mode_list(modes)
         if options["format"] == "longmemeval":
-            return self._longmemeval(path, mode_list, json_out, options["baseline"], options["limit"])
+            cache = Path(embedding_cache) if embedding_cache else None
+            return self._longmemeval(path, mode_list, json_out, options["baseline"], options["limit"], cache)
         ks = k_list(k)
         conversations = _conversations(path, max_sessions)
 
@@ -136,7 +137,9 @@ class Command(BaseCommand):
             Path(json_out).write_text(json.dumps(payload, indent=2))
             self.stdout.write(f"wrote {json_out}")
 
-    def _longmemeval(self, path: Path, modes: list[str], json_out, baseline: str | None, limit: int | None) -> None:
+    def _longmemeval(
+        self, path: Path, modes: list[str], json_out, baseline: str | None, limit: int | None, cache: Path | None
+    ) -> None:
         if "recency" in modes:
             raise CommandError("--format longmemeval measures lexical, vector and hybrid only.")
         try:
@@ -144,17 +147,19 @@ class Command(BaseCommand):
         except (OSError, ValueError, KeyError) as exc:
             raise CommandError(f"Could not read {path} as LongMemEval: {exc}") from exc
         messages = sum(len(s.messages) for q in questions for s in q.sessions)
+        embedder = locomo.CachingEmbedder(get_embedder(), locomo.load_embedding_cache(cache))
         seconds: dict[str, float] = {}
         started = time.perf_counter()
         with override_settings(DEBUG=False), tqdm(total=messages, desc="ours", unit="msg", file=self.stderr) as bar:
-            ours = longmemeval_report.evaluate_ours(questions, modes, bar.update)
+            ours = longmemeval_report.evaluate_ours(questions, modes, bar.update, embedder)
         seconds["ours"] = round(time.perf_counter() - started, 1)
         others = {}
         if baseline == "mem0":
             started = time.perf_counter()
             with tqdm(total=messages, desc="mem0", unit="msg", file=self.stderr) as bar:
-                others["mem0"] = longmemeval_report.run_mem0(questions, bar.update)
+                others["mem0"] = longmemeval_report.run_mem0(questions, bar.update, embedder)
             seconds["mem0"] = round(time.perf_counter() - started, 1)
+        locomo.save_embedding_cache(cache, embedder.cache)
         data = longmemeval_report.payload(ours, others, seconds)
         EvalRun.objects.create(corpus="longmemeval", questions=len(questions), results=data["results"])
         self.stdout.write(longmemeval_report.table(data))
