@@ -46,13 +46,13 @@ dev: migrate
 system-deps:
 	bash scripts/system-deps.sh
 
-# The whole suite on the embedded SQLite default, then the apps, the doors and the end-to-end
-# tests again on a private PostgreSQL 16 with pgvector (tests/on_postgres.py, pgserver); the
-# process, packaging and benchmark tests (tests/service, tests/bench) do not touch the engine.
+# The whole suite on the embedded SQLite default and, at the same time, the apps, the doors and
+# the end-to-end tests again on a private PostgreSQL 16 with pgvector (tests/both_engines.py,
+# tests/on_postgres.py, pgserver); the process, packaging and benchmark tests (tests/service,
+# tests/bench) do not touch the engine.
 PG_TESTS ?= tests/facts tests/recall tests/profiles tests/connectors tests/integration
 test: install-dev migrate system-deps
-	$(PY) -m pytest
-	$(PY) tests/on_postgres.py -m "not sqlite_only and not browser" $(PG_TESTS)
+	$(PY) tests/both_engines.py $(PG_TESTS)
 
 # Formatting, lint rules and types (mypy with the django-stubs plugin); settings in pyproject.toml.
 lint: install-dev
