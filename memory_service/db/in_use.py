@@ -14,11 +14,14 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import threading
 from collections.abc import Iterator
 
 from memory_service.private_files import FILE_MODE
 
 _held: dict[str, int] = {}
+# A server's request threads open their connections at the same time.
+_holding = threading.Lock()
 
 
 class StoreInUse(Exception):
@@ -31,15 +34,18 @@ def _lock_path(database: str) -> str:
 
 def hold(database: str) -> None:
     """Mark this process as a user of `database` (once per process; forks share it)."""
-    if database in _held:
-        return
-    fd = os.open(_lock_path(database), os.O_RDWR | os.O_CREAT, FILE_MODE)
-    fcntl.flock(fd, fcntl.LOCK_SH)
-    _held[database] = fd
+    with _holding:
+        if database in _held:
+            return
+        fd = os.open(_lock_path(database), os.O_RDWR | os.O_CREAT, FILE_MODE)
+        fcntl.flock(fd, fcntl.LOCK_SH)
+        _held[database] = fd
 
 
 def release(database: str) -> None:
-    if (fd := _held.pop(database, None)) is not None:
+    with _holding:
+        fd = _held.pop(database, None)
+    if fd is not None:
         os.close(fd)
 
 
