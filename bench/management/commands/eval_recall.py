@@ -84,8 +84,7 @@ class Command(BaseCommand):
             raise CommandError(f"{path} does not exist; pass a LoCoMo JSON file or folder with --data.")
         mode_list = _mode_list(modes)
         if options["format"] == "longmemeval":
-            cache = Path(embedding_cache) if embedding_cache else None
-            return self._longmemeval(path, mode_list, json_out, options["baseline"], options["limit"], cache)
+            return self._longmemeval(path, mode_list, json_out, options["baseline"], options["limit"])
         ks = k_list(k)
         conversations = _conversations(path, max_sessions)
 
@@ -137,9 +136,7 @@ class Command(BaseCommand):
             Path(json_out).write_text(json.dumps(payload, indent=2))
             self.stdout.write(f"wrote {json_out}")
 
-    def _longmemeval(
-        self, path: Path, modes: list[str], json_out, baseline: str | None, limit: int | None, cache: Path | None
-    ) -> None:
+    def _longmemeval(self, path: Path, modes: list[str], json_out, baseline: str | None, limit: int | None) -> None:
         if "recency" in modes:
             raise CommandError("--format longmemeval measures lexical, vector and hybrid only.")
         try:
@@ -147,7 +144,8 @@ class Command(BaseCommand):
         except (OSError, ValueError, KeyError) as exc:
             raise CommandError(f"Could not read {path} as LongMemEval: {exc}") from exc
         messages = sum(len(s.messages) for q in questions for s in q.sessions)
-        embedder = locomo.CachingEmbedder(get_embedder(), locomo.load_embedding_cache(cache))
+        # No --embedding-cache here: its file keeps texts as fixed-width strings, 11 GB for 100k messages.
+        embedder = locomo.CachingEmbedder(get_embedder())
         seconds: dict[str, float] = {}
         started = time.perf_counter()
         with override_settings(DEBUG=False), tqdm(total=messages, desc="ours", unit="msg", file=self.stderr) as bar:
@@ -159,7 +157,6 @@ class Command(BaseCommand):
             with tqdm(total=messages, desc="mem0", unit="msg", file=self.stderr) as bar:
                 others["mem0"] = longmemeval_report.run_mem0(questions, bar.update, embedder)
             seconds["mem0"] = round(time.perf_counter() - started, 1)
-        locomo.save_embedding_cache(cache, embedder.cache)
         data = longmemeval_report.payload(ours, others, seconds)
         EvalRun.objects.create(corpus="longmemeval", questions=len(questions), results=data["results"])
         self.stdout.write(longmemeval_report.table(data))
