@@ -4,8 +4,8 @@ Each question gets a memory user of a throwaway tenant. Its history is stored as
 (one per user message, with the assistant's reply, at its session's date) and every turn goes
 through the extraction pipeline a worker runs: `prepare`, the extractor (the offline rules,
 as `make run` has them without an OpenAI key) and `apply`, which makes the facts and marks the
-turn an episode. The index is then written by the product's own after-commit indexing, one
-batch for the user's whole history. Recall is asked as of the question's date, from the
+turn an episode. What they marked for the index is indexed by `indexer.index_items` in one
+embedding batch for the user's whole history. Recall is asked as of the question's date, from the
 episodes alone (corpus `turns`) and from facts and episodes (corpus `both`); the user is
 erased before the next question, so the store never holds more than one history.
 """

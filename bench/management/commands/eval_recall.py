@@ -40,7 +40,8 @@ class Command(BaseCommand):
     help = (
         "Load LoCoMo-format conversations into a throwaway tenant (one memory user each), run every "
         "category 1-4 question through recall in each mode, and print recall@k / hit@10 with deltas "
-        "against lexical. The tenant is deleted afterwards."
+        "against lexical. The tenant is deleted afterwards. `--format longmemeval` runs LongMemEval questions "
+        "instead (docs/api.md), optionally beside mem0 (`--baseline mem0`)."
     )
 
     def add_arguments(self, parser):
