@@ -45,7 +45,7 @@ class Question:
     id: str
     kind: str
     text: str
-    asked_at: datetime  # the end of the question's day (docs/measurements.md §14)
+    asked_at: datetime  # the end of the question's day (docs/measurements.md §15)
     sessions: list[Session]
     evidence_turns: set[str]
     evidence_sessions: set[str]
