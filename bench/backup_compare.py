@@ -1,23 +1,19 @@
 """bench_backup's checks: the restored store against the live one and the backup's manifest.
 
 Users and recalls are read through the ORM and recall.services.recall on each store in turn
-(`on_database` points this process's connection at the restored file), so both sides run
-the same code. Index tables are not compared row for row with the manifest: the restore
-drains the index outbox the backup caught mid-stream, so they are checked for being whole.
+(`memory_service.backup.sqlite_store.connection_on` points this process's connection at the
+restored file), so both sides run the same code. Index tables are not compared row for row
+with the manifest: the restore drains the index outbox the backup caught mid-stream, so they
+are checked for being whole.
 """
 
 from __future__ import annotations
 
-import contextlib
 import random
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from django.db import connection
-
 from facts.models import Fact, FactHistory, MemoryUser
-from memory_service.db import in_use
 from recall.services import recall
 
 # Rebuilt by the restore's index drain (and FTS5's segment tables change with every merge).
@@ -26,21 +22,6 @@ INDEX_TABLES = (
     *("recall_episode_doc", "recall_episode_vector", "recall_pendingindex"),
 )
 RECALL_K = 10
-
-
-@contextlib.contextmanager
-def on_database(path: Path) -> Iterator[None]:
-    """This thread's default connection on another SQLite file of the same schema."""
-    original = connection.settings_dict["NAME"]
-    connection.close()
-    connection.settings_dict["NAME"] = str(path)
-    try:
-        yield
-    finally:
-        connection.close()
-        # Opening it marked this process as a user of that store (memory_service/db/in_use.py).
-        in_use.release(str(path))
-        connection.settings_dict["NAME"] = original
 
 
 @dataclass

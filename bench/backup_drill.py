@@ -280,7 +280,7 @@ def _restore_and_compare(backup_folder: Path, fresh: Path, sample, live: dict, t
     manifest = manifests.read(backup_folder)
     restore["seconds"] = _restore_seconds(restore["printed"])
     erased, forgotten = live["erasures"]["erased_user"], live["erasures"]["forgotten_fact"]
-    with backup_compare.on_database(restored_db):
+    with sqlite_store.connection_on(restored_db):
         restored_state = backup_compare.state_of(sample)
         gone = {
             "erased_user_rows": MemoryUser.objects.filter(external_id=erased).count(),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.checks import Error, Warning, register
 from django.db.backends.sqlite3.base import Database  # type: ignore[attr-defined]  # the driver module Django loaded
 
+from memory_service.db.journal import POSTGRESQL_SCHEMES, SQLITE_SCHEME
 from memory_service.sqlite_driver import known_problem
 
 
@@ -40,7 +41,7 @@ def check_erasure_journal_is_shared(app_configs=None, **kwargs):
 
 
 def erasure_journal_warnings(engine: str, journal: str) -> list[Error | Warning]:
-    if "://" in journal and not journal.startswith(("postgresql://", "postgres://", "sqlite:///")):
+    if "://" in journal and not journal.startswith((*POSTGRESQL_SCHEMES, SQLITE_SCHEME)):
         return [
             Error(
                 f"MEMORY_ERASURE_JOURNAL={journal.split('://')[0]}://... is not accepted: use a file path, "
@@ -50,7 +51,7 @@ def erasure_journal_warnings(engine: str, journal: str) -> list[Error | Warning]
         ]
     # On PostgreSQL the store serves many hosts; a journal file on one of them misses the
     # erasures made on the others, and a restore would bring those people back.
-    if engine != "postgresql" or journal.startswith(("postgresql://", "postgres://")):
+    if engine != "postgresql" or journal.startswith(POSTGRESQL_SCHEMES):
         return []
     return [
         Warning(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -37,6 +38,19 @@ class Manifest:
     @property
     def facts(self) -> int:
         return self.row_counts.get("facts_fact", 0)
+
+    @property
+    def migration_keys(self) -> set[tuple[str, str]]:
+        """The applied migrations as (app, name), the form Django's MigrationLoader uses."""
+        return {(app, name) for app, names in self.migrations.items() for name in names}
+
+
+def by_app(applied: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
+    """(app, name) pairs as the manifest keeps them: each app's names, in order."""
+    grouped: dict[str, list[str]] = {}
+    for app, name in sorted(applied):
+        grouped.setdefault(app, []).append(name)
+    return grouped
 
 
 def sha256_of(path: Path) -> str:

@@ -16,7 +16,8 @@ from pathlib import Path
 
 from django.db import connection
 
-from memory_service.backup.manifest import Damaged
+from memory_service.backup.manifest import Damaged, by_app
+from memory_service.db import in_use
 from memory_service.private_files import COMPANIONS, private_database
 
 FILE = "database.sqlite3"
@@ -56,11 +57,8 @@ def row_counts(path: Path) -> dict[str, int]:
 
 
 def applied_migrations(path: Path) -> dict[str, list[str]]:
-    applied: dict[str, list[str]] = {}
     with _read(path) as conn:
-        for app, name in conn.execute("SELECT app, name FROM django_migrations ORDER BY app, name"):
-            applied.setdefault(app, []).append(name)
-    return applied
+        return by_app(conn.execute("SELECT app, name FROM django_migrations"))
 
 
 def check_integrity(path: Path) -> None:
@@ -73,12 +71,38 @@ def check_integrity(path: Path) -> None:
         raise Damaged(f"{path.name} fails SQLite's integrity check: {result[:3]}")
 
 
+# What SQLite and this service's locks (memory_service/db/writers.py, in_use.py) keep beside a file.
+SIDE_FILES = ("-wal", "-shm", ".writers", ".in-use")
+
+
+def _unlink(paths) -> None:
+    for path in paths:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+
+
+def discard(path: Path) -> None:
+    """A working copy that will not be put in place, with its side files."""
+    _unlink([path, *(f"{path}{suffix}" for suffix in SIDE_FILES)])
+
+
 def put_in_place(restored: Path, live: Path) -> None:
     """Replace the live file (and its WAL, which belongs to the old file) with `restored`."""
-    for suffix in COMPANIONS[1:]:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(f"{live}{suffix}")
+    _unlink(f"{live}{suffix}" for suffix in COMPANIONS[1:])
     os.replace(restored, live)
-    for leftover in (f"{restored}-wal", f"{restored}-shm", f"{restored}.writers", f"{restored}.in-use"):
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(leftover)
+    _unlink(f"{restored}{suffix}" for suffix in SIDE_FILES)
+
+
+@contextlib.contextmanager
+def connection_on(path: Path) -> Iterator[None]:
+    """This thread's default connection on another SQLite file of the same schema."""
+    original = connection.settings_dict["NAME"]
+    connection.close()
+    connection.settings_dict["NAME"] = str(path)
+    try:
+        yield
+    finally:
+        connection.close()
+        # Opening it marked this process as a user of that file (memory_service/db/in_use.py).
+        in_use.release(str(path))
+        connection.settings_dict["NAME"] = original

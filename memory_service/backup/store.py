@@ -11,14 +11,14 @@ backup (memory_service/db/journal.py), and only then puts it in place.
 
 from __future__ import annotations
 
-import contextlib
+import functools
 import logging
 import os
 import re
 import shutil
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -113,10 +113,7 @@ def _fill(partial: Path, progress) -> Manifest:
 
 
 def _applied_migrations_here() -> dict[str, list[str]]:
-    applied: dict[str, list[str]] = {}
-    for app, name in sorted(MigrationLoader(connection, ignore_no_migrations=True).applied_migrations):
-        applied.setdefault(app, []).append(name)
-    return applied
+    return manifests.by_app(MigrationLoader(connection, ignore_no_migrations=True).applied_migrations)
 
 
 def prune(keep: int) -> list[Path]:
@@ -146,8 +143,9 @@ def restore(folder: Path, progress: Callable[[str], None] | None = None) -> Rest
     return Restored(manifest, migrated, replayed, round(time.monotonic() - started, 3))
 
 
-def _code_migrations() -> set[tuple[str, str]]:
-    return set(MigrationLoader(None, ignore_no_migrations=True).disk_migrations)
+@functools.cache
+def _code_migrations() -> frozenset[tuple[str, str]]:
+    return frozenset(MigrationLoader(None, ignore_no_migrations=True).disk_migrations)
 
 
 def _refuse_unless_compatible(manifest: Manifest) -> None:
@@ -156,7 +154,7 @@ def _refuse_unless_compatible(manifest: Manifest) -> None:
             f"The backup is of a {manifest.engine} store and this service runs on {settings.DATABASE_ENGINE}; "
             "restore it into a service on the same engine (then `manage.py move_store` moves it across)."
         )
-    unknown = {(app, name) for app, names in manifest.migrations.items() for name in names} - _code_migrations()
+    unknown = manifest.migration_keys - _code_migrations()
     if unknown:
         raise Refused(
             f"The backup was taken by a newer version (migrations this code does not have: {sorted(unknown)[:3]}); "
@@ -165,8 +163,7 @@ def _refuse_unless_compatible(manifest: Manifest) -> None:
 
 
 def _is_behind(manifest: Manifest) -> bool:
-    applied = {(app, name) for app, names in manifest.migrations.items() for name in names}
-    return bool(_code_migrations() - applied)
+    return bool(_code_migrations() - manifest.migration_keys)
 
 
 def _bring_up_to_date(manifest: Manifest, progress) -> tuple[bool, Counter]:
@@ -209,30 +206,15 @@ def _restore_sqlite(folder: Path, manifest: Manifest, progress) -> tuple[bool, C
             shutil.copyfile(folder / sqlite_store.FILE, work)
             sqlite_store.check_integrity(work)
             _compare_counts(manifest, sqlite_store.row_counts(work))
-            with _connection_on(work):
+            with sqlite_store.connection_on(work):
                 result = _bring_up_to_date(manifest, progress)
                 wal_checkpoint()
             _step(progress, "put in place")
             sqlite_store.put_in_place(work, live)
         except BaseException:
-            for leftover in ("", "-wal", "-shm", ".writers", ".in-use"):
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(f"{work}{leftover}")
+            sqlite_store.discard(work)
             raise
     return result
-
-
-@contextlib.contextmanager
-def _connection_on(path: Path) -> Iterator[None]:
-    original = connection.settings_dict["NAME"]
-    connection.close()
-    connection.settings_dict["NAME"] = str(path)
-    try:
-        yield
-    finally:
-        connection.close()
-        in_use.release(str(path))
-        connection.settings_dict["NAME"] = original
 
 
 def _restore_postgresql(folder: Path, manifest: Manifest, progress) -> tuple[bool, Counter]:

@@ -78,8 +78,13 @@ def location() -> str:
     return str(settings.MEMORY_ERASURE_JOURNAL)
 
 
+# What MEMORY_ERASURE_JOURNAL may be besides a file path (memory_service/checks.py refuses others).
+POSTGRESQL_SCHEMES = ("postgresql://", "postgres://")
+SQLITE_SCHEME = "sqlite:///"
+
+
 def _engine(where: str) -> str:
-    return "postgresql" if where.startswith(("postgresql://", "postgres://")) else "sqlite"
+    return "postgresql" if where.startswith(POSTGRESQL_SCHEMES) else "sqlite"
 
 
 @contextlib.contextmanager
@@ -94,7 +99,7 @@ def _connect(where: str | None = None) -> Iterator[tuple[object, str]]:
     else:
         import sqlite3  # sqlean, installed as sqlite3 by memory_service.sqlite_driver
 
-        path = Path(where.removeprefix("sqlite:///"))
+        path = Path(where.removeprefix(SQLITE_SCHEME))
         path.parent.mkdir(parents=True, exist_ok=True)
         private_database(path)
         conn = sqlite3.connect(str(path), timeout=30)
@@ -112,12 +117,16 @@ def _connect(where: str | None = None) -> Iterator[tuple[object, str]]:
 
 def _secret(conn, mark: str) -> bytes:
     cursor = conn.cursor()
-    cursor.execute(
-        f"INSERT INTO erasure_journal_key (id, secret) VALUES (1, {mark}) ON CONFLICT (id) DO NOTHING",
-        [secrets.token_hex(32)],
-    )
     cursor.execute("SELECT secret FROM erasure_journal_key WHERE id = 1")
-    return bytes.fromhex(cursor.fetchone()[0])
+    if (row := cursor.fetchone()) is None:
+        # Made once, with the journal; of two processes making it at once the first one wins.
+        cursor.execute(
+            f"INSERT INTO erasure_journal_key (id, secret) VALUES (1, {mark}) ON CONFLICT (id) DO NOTHING",
+            [secrets.token_hex(32)],
+        )
+        cursor.execute("SELECT secret FROM erasure_journal_key WHERE id = 1")
+        row = cursor.fetchone()
+    return bytes.fromhex(row[0])
 
 
 def user_key(conn, mark: str, *, tenant_id: object, external_id: str) -> str:
@@ -199,8 +208,8 @@ def identity(where: str | None = None) -> str:
 
 
 def entries_since(moment: str, where: str | None = None) -> list[Entry]:
-    """Entries recorded at or after `moment` (an ISO time in UTC), oldest first."""
-    return [entry for entry in entries_after(0, where) if entry.recorded_at >= moment]
+    """Entries recorded at or after `moment` (an ISO time in UTC, as `recorded_at`), oldest first."""
+    return _entries("recorded_at >= {mark}", moment, where)
 
 
 def last_seq(where: str | None = None) -> int:
@@ -211,9 +220,15 @@ def last_seq(where: str | None = None) -> int:
 
 
 def entries_after(seq: int, where: str | None = None) -> list[Entry]:
+    return _entries("seq > {mark}", seq, where)
+
+
+def _entries(condition: str, value: object, where: str | None) -> list[Entry]:
     with _connect(where) as (conn, mark):
         cursor = conn.cursor()  # type: ignore[attr-defined]
-        cursor.execute(f"SELECT {_COLUMNS} FROM erasure_journal WHERE seq > {mark} ORDER BY seq", [seq])
+        cursor.execute(
+            f"SELECT {_COLUMNS} FROM erasure_journal WHERE {condition.format(mark=mark)} ORDER BY seq", [value]
+        )
         rows = cursor.fetchall()
     return [
         Entry(
