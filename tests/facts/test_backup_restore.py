@@ -7,6 +7,7 @@ and, before restoring, close this process's connection the way a stopped service
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from io import StringIO
 from pathlib import Path
 
@@ -83,12 +84,24 @@ def test_backup_writes_a_copy_and_a_manifest_that_describes_it(alice, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["backup"]
 
 
-def test_restore_brings_everything_back_except_what_was_erased_after_the_backup(alice, tmp_path):
-    markers = _seed(alice.tenant)
-    keeper = MemoryUser.objects.get(external_id="keeper")
-    forgotten = Fact.objects.get(user=keeper, key="tool")
-    forgotten_text = forgotten.text
+@dataclass
+class Drill:
+    markers: dict[str, dict[str, str]]
+    before: dict[str, dict]  # bystander's and keeper's rows when the backup was taken
+    facts_at_backup: int
+    folder: Path
+    forgotten_uuid: object
+    forgotten_text: str
+    output: str
+
+
+def erase_after_a_backup_then_restore(tenant: Tenant, tmp_path: Path) -> Drill:
+    """Seed three users, back up, erase one and forget a fact of another, restore; and check
+    what both engines' tests check: the erasures were re-applied and nobody else changed."""
+    markers = _seed(tenant)
+    forgotten = Fact.objects.get(user__external_id="keeper", key="tool")
     before = {who: _rows_of(who) for who in ("bystander", "keeper")}
+    facts_at_backup = Fact.objects.count()
     folder = _backup(tmp_path)
 
     privacy.user_erase(user=MemoryUser.objects.get(external_id="victim"), actor=STAFF)
@@ -98,9 +111,15 @@ def test_restore_brings_everything_back_except_what_was_erased_after_the_backup(
     assert "re-applied: 1 facts, 1 user" in output
     assert sorted(MemoryUser.objects.values_list("external_id", flat=True)) == ["bystander", "keeper"]
     assert _rows_of("bystander") == before["bystander"]
-    kept = _rows_of("keeper")
-    assert kept["facts"] == [f for f in before["keeper"]["facts"] if f[0] != forgotten.uuid]
-    assert kept["turns"] == before["keeper"]["turns"]
+    assert _rows_of("keeper")["facts"] == [f for f in before["keeper"]["facts"] if f[0] != forgotten.uuid]
+    return Drill(markers, before, facts_at_backup, folder, forgotten.uuid, forgotten.text, output)
+
+
+def test_restore_brings_everything_back_except_what_was_erased_after_the_backup(alice, tmp_path):
+    drill = erase_after_a_backup_then_restore(alice.tenant, tmp_path)
+    markers, forgotten_text = drill.markers, drill.forgotten_text
+
+    assert _rows_of("keeper")["turns"] == drill.before["keeper"]["turns"]
     # The re-applied erasures have their receipts in the restored store.
     assert DeletionReceipt.objects.filter(scope="user", actor_id="restore").count() == 1
     # The bytes: nothing of the erased user or the forgotten fact; the others' words are there.

@@ -8,15 +8,15 @@ import uuid
 import pytest
 from django.db import connection
 
-from facts import privacy, services
-from facts.models import Fact, MemoryUser
+from facts import privacy
+from facts.models import MemoryUser
 from memory_service import checks
 from memory_service.backup import manifest as manifests
 from memory_service.db import journal
 from memory_service.db.postgresql_urls import url_of
 from tests.db_files import postgres_data_files
 from tests.facts.dashboard_helpers import seed_everything
-from tests.facts.test_backup_restore import STAFF, _backup, _restore, _rows_of, _seed
+from tests.facts.test_backup_restore import STAFF, erase_after_a_backup_then_restore
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,25 +28,14 @@ def _on_postgresql():
 
 
 def test_a_postgresql_restore_keeps_erasures_made_after_the_backup(alice, tmp_path):
-    markers = _seed(alice.tenant)
-    keeper = MemoryUser.objects.get(external_id="keeper")
-    forgotten = Fact.objects.get(user=keeper, key="tool")
-    before = {who: _rows_of(who) for who in ("bystander", "keeper")}
-    folder = _backup(tmp_path)
-    assert manifests.read(folder).row_counts["facts_fact"] == Fact.objects.count()
+    drill = erase_after_a_backup_then_restore(alice.tenant, tmp_path)
 
-    privacy.user_erase(user=MemoryUser.objects.get(external_id="victim"), actor=STAFF)
-    services.fact_forget(fact=forgotten, actor=STAFF)
-    output = _restore(folder)
-
-    assert "re-applied: 1 facts, 1 user" in output
-    assert sorted(MemoryUser.objects.values_list("external_id", flat=True)) == ["bystander", "keeper"]
-    assert _rows_of("bystander") == before["bystander"]
-    assert _rows_of("keeper")["facts"] == [f for f in before["keeper"]["facts"] if f[0] != forgotten.uuid]
+    assert manifests.read(drill.folder).row_counts["facts_fact"] == drill.facts_at_backup
     files = postgres_data_files()
-    leaks = [kind for kind, text in markers["victim"].items() if any(text.encode() in d for d in files.values())]
+    victim = drill.markers["victim"]
+    leaks = [kind for kind, text in victim.items() if any(text.encode() in d for d in files.values())]
     assert leaks == []
-    assert any(markers["bystander"]["fact"].encode() in d for d in files.values())
+    assert any(drill.markers["bystander"]["fact"].encode() in d for d in files.values())
 
 
 def test_the_journal_can_live_in_a_postgresql_database_every_host_reaches(alice, settings):
