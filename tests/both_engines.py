@@ -1,11 +1,13 @@
 """`make test`: the whole suite on the embedded SQLite default and, at the same time, the
 engine-dependent tests again on PostgreSQL (tests/on_postgres.py).
 
-The two runs share nothing (each has its own database, var files, ports and stray-process
+The runs share nothing (each has its own database, var files, ports and stray-process
 mark), and much of each is spent waiting on the processes its tests start, so on two cores
-they finish together sooner than one after the other. The SQLite run prints as it goes; the
-PostgreSQL run, at a lower CPU priority so the longer run sets the pace, prints when both
-are done. The exit status is the first failure's.
+they finish together sooner than one after the other. The SQLite run, the longer, is itself
+split over SQLITE_WORKERS pytest-xdist processes, a test file each at a time (a file's tests
+share its module fixtures); it prints as it goes. The PostgreSQL run, at a lower CPU
+priority so the longer run sets the pace, prints when both are done. The exit status is the
+first failure's.
 
     .venv/bin/python tests/both_engines.py [paths for the PostgreSQL run]
 """
@@ -22,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PG_ONLY = "not sqlite_only and not browser"
 PG_NICE = 5
+SQLITE_WORKERS = "2"
 
 
 def main(pg_paths: list[str]) -> int:
@@ -35,7 +38,9 @@ def main(pg_paths: list[str]) -> int:
             preexec_fn=lambda: os.nice(PG_NICE),
         )
         try:
-            sqlite_status = subprocess.call([sys.executable, "-m", "pytest"], cwd=ROOT)
+            sqlite_status = subprocess.call(
+                [sys.executable, "-m", "pytest", "-n", SQLITE_WORKERS, "--dist", "loadfile"], cwd=ROOT
+            )
         finally:
             pg_status = pg_run.wait()
         pg_output.seek(0)

@@ -20,11 +20,19 @@ from tests.base import ApiClient, make_tenant  # noqa: E402
 from tests.strays import SUITE_MARK, stop_all, stray_processes  # noqa: E402
 
 # Every process a test starts inherits this mark (tests/strays.py); at the end of the
-# session none that carries it may still run.
-os.environ[SUITE_MARK] = str(os.getpid())
+# session none that carries it may still run. pytest-xdist's workers keep the mark of the
+# pytest that started them, which checks for all of them once they have stopped.
+XDIST_WORKER = "PYTEST_XDIST_WORKER" in os.environ
+if not XDIST_WORKER:
+    os.environ[SUITE_MARK] = str(os.getpid())
 
 
+@pytest.hookimpl(wrapper=True)
 def pytest_sessionfinish(session, exitstatus):
+    # After every other finish hook: xdist's stops its workers in one.
+    result = yield
+    if XDIST_WORKER:
+        return result
     strays = stray_processes(os.environ[SUITE_MARK], grace_seconds=10)
     if strays:
         stop_all(strays)
@@ -33,6 +41,7 @@ def pytest_sessionfinish(session, exitstatus):
             f"Processes started by tests were still running:\n{listing}", red=True
         )
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    return result
 
 
 def pytest_collection_modifyitems(config, items):
@@ -82,6 +91,27 @@ def log_rows_written_at_once():
 
     settings.MEMORY_LOG_BUFFER_ROWS = 0
     yield
+
+
+def _drop_index_rows_nothing_backs(sender, **kwargs):
+    """After a flush (the end of a transactional test) Django sends post_migrate: the flush has
+    emptied the models' tables but not the recall index's own (FTS, vectors), whose rows would
+    otherwise turn up in whatever test runs next in this process."""
+    if sender.label == "recall":
+        from io import StringIO
+
+        from django.core.management import call_command
+
+        call_command("rebuild_recall_index", stdout=StringIO(), stderr=StringIO())
+
+
+@pytest.fixture(autouse=True, scope="session")
+def index_emptied_with_every_flush():
+    from django.db.models.signals import post_migrate
+
+    post_migrate.connect(_drop_index_rows_nothing_backs, dispatch_uid="tests-index-after-flush")
+    yield
+    post_migrate.disconnect(dispatch_uid="tests-index-after-flush")
 
 
 @pytest.fixture
