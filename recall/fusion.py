@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
 RRF_K = 60
 
@@ -86,6 +87,26 @@ def recency_weight(age_seconds: float, half_life_days: float) -> float:
     if half_life_days <= 0:
         return 0.0
     return math.pow(0.5, max(0.0, age_seconds) / (half_life_days * 86_400))
+
+
+# Hits said within one day of each other are about as new: a user's first facts, extracted
+# seconds apart, are not put in the order of those seconds.
+NEWER_MIN_SPAN = timedelta(days=1)
+
+
+def prefer_newer(hits: Sequence, moments: Sequence[datetime], weight: float) -> None:
+    """Raise each hit's score by up to `weight` (a share of its own score), in proportion to
+    where its moment lies between the oldest hit's (no raise) and the newest's (the full
+    `weight`; measured over a day at least). Among hits that answer about equally well the newer
+    statement goes first; a clearly better answer keeps its place (docs/recall.md, "Newer first")."""
+    if weight <= 0 or not moments:
+        return
+    oldest = min(moments)
+    span = max(max(moments) - oldest, NEWER_MIN_SPAN).total_seconds()
+    for hit, moment in zip(hits, moments, strict=True):
+        boost = weight * (moment - oldest).total_seconds() / span
+        hit.signals["recency_boost"] = round(boost, 4)
+        hit.score *= 1.0 + boost
 
 
 def apply_category_weights(cands: dict[int, Candidate], categories: dict[int, str]) -> None:

@@ -11,8 +11,9 @@ character budget.
 
 recall() runs one step after another: _plan (validate the request), _windows
 (the times the query names), _gather (read both lists), _fuse, _add_time_list,
-_direct_hits (category weights, load the facts), _supplements (back-fill),
-pack, _log; episodes take the same steps up to the time list (_episodes_side).
+_direct_hits (category weights, load the facts), _prefer_newer (facts and episodes
+on one time scale), _supplements (back-fill), pack, _log; episodes take the same
+steps up to the time list (_episodes_side).
 """
 
 from __future__ import annotations
@@ -332,6 +333,18 @@ def _episodes_side(plan: _Plan, windows: list[Window]) -> tuple[_Lists | None, l
     return lists, episodes.load_hits(plan.user, cands, lists, plan.as_of, limit)
 
 
+def _prefer_newer(plan: _Plan, fact_hits: list[FactHit], episode_hits: list[EpisodeHit]) -> None:
+    """Hybrid mode: the newer of two near-equal hits goes first, facts and episodes on one time
+    scale (an episode by when it was said; a fact by when it was last said, or, as of a past
+    time, since when it held)."""
+    if plan.mode != "hybrid":
+        return
+    hits = [*fact_hits, *episode_hits]
+    moments = [h.fact.valid_from if plan.as_of else h.fact.last_mentioned_at for h in fact_hits]
+    moments += [h.turn.occurred_at for h in episode_hits]
+    fusion.prefer_newer(hits, moments, settings.MEMORY_RECALL_RECENCY_WEIGHT)
+
+
 def recall(
     *,
     user: MemoryUser,
@@ -351,6 +364,8 @@ def recall(
     windows = _windows(plan)
     lists, hits = _facts_side(plan, windows)
     episode_lists, episode_hits = _episodes_side(plan, windows)
+    _prefer_newer(plan, hits, episode_hits)
+    hits.sort(key=lambda h: (-h.score, -h.fact.pk))
     ranked = episodes.merge(hits, episode_hits) if episode_lists is not None else hits
     if "facts" in plan.sources:
         # Facts folded into an episode are taken too: back-fill must not bring them back.

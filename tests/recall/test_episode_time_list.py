@@ -20,6 +20,8 @@ QUESTION = "what did I say last week about hiking?"
 def two_hikes(model, api, settings, django_capture_on_commit_callbacks):
     """Two hiking turns: a word-for-word stronger one from two months ago, a weaker one from last week."""
     settings.OPENAI_API_KEY = ""
+    # The time list alone: newer-first would also put last week's hike first (test_newer_first.py).
+    settings.MEMORY_RECALL_RECENCY_WEIGHT = 0.0
     for turn_id, text in (("old", OLD), ("recent", RECENT)):
         body = {"session_id": "s1", "turn_id": turn_id, "user_input": text}
         with django_capture_on_commit_callbacks(execute=True):
@@ -67,3 +69,10 @@ def test_as_of_moves_the_named_time_and_keeps_later_episodes_out(api, two_hikes)
     ranked = episodes_of(api, QUESTION, as_of=as_of.isoformat())
     assert [e["episode"]["text"] for e in ranked] == [OLD]
     assert ranked[0]["signals"]["time_rank"] == 1
+
+
+def test_newer_first_puts_the_hike_of_last_week_first_without_a_time_in_the_query(api, two_hikes, settings):
+    settings.MEMORY_RECALL_RECENCY_WEIGHT = 0.2
+    ranked = episodes_of(api, "what did I say about hiking?")
+    assert [e["episode"]["text"] for e in ranked] == [RECENT, OLD]
+    assert ranked[0]["signals"]["recency_boost"] == 0.2 and ranked[1]["signals"]["recency_boost"] == 0.0
