@@ -3,18 +3,16 @@ engine-dependent tests again on PostgreSQL (tests/on_postgres.py).
 
 The runs share nothing (each has its own database, var files, ports and stray-process
 mark), and much of each is spent waiting on the processes its tests start, so on two cores
-they finish together sooner than one after the other. The SQLite run, the longer, is itself
+they finish together sooner than one after the other. The SQLite run, the larger, is itself
 split over SQLITE_WORKERS pytest-xdist processes, a test file each at a time (a file's tests
-share its module fixtures); it prints as it goes. The PostgreSQL run, at a lower CPU
-priority so the longer run sets the pace, prints when both are done. The exit status is the
-first failure's.
+share its module fixtures); it prints as it goes. The PostgreSQL run prints when both are
+done. The exit status is the first failure's.
 
     .venv/bin/python tests/both_engines.py [paths for the PostgreSQL run]
 """
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import tempfile
@@ -23,7 +21,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PG_ONLY = "not sqlite_only and not browser"
-PG_NICE = 5
 SQLITE_WORKERS = "2"
 
 
@@ -35,7 +32,6 @@ def main(pg_paths: list[str]) -> int:
             cwd=ROOT,
             stdout=pg_output,
             stderr=subprocess.STDOUT,
-            preexec_fn=lambda: os.nice(PG_NICE),
         )
         try:
             sqlite_status = subprocess.call(
