@@ -25,7 +25,9 @@ from memory_service.errors import RateLimited
 PERIOD_SECONDS = {"s": 1, "sec": 1, "second": 1, "min": 60, "minute": 60, "h": 3600, "hour": 3600, "day": 86400}
 RATE_PATTERN = re.compile(r"^\s*(\d+)\s*/\s*([a-z]+)\s*$")
 RATE_FORMS = "N/sec, N/min, N/hour, N/day or off"
-RECALL_SUFFIXES = ("/recall", "/context")
+RECALL_SUFFIXES = ("/recall", "/context", "/memories/search")  # the last: mem0's search
+# POSTs that only read: mem0's list of memories takes its filters in a body.
+READING_POSTS = ("/v3/memories",)
 
 
 @dataclass(frozen=True)
@@ -46,9 +48,12 @@ def parse_rate(text: str) -> Rate | None:
 
 
 def route_class(request) -> str:
-    if request.method in ("GET", "HEAD", "OPTIONS"):
+    """read, recall or write, by method and path: a route that needs only the read scope is never
+    counted as a write (docs/api.md, "Rate limits")."""
+    path = request.path_info.rstrip("/")
+    if request.method in ("GET", "HEAD", "OPTIONS") or (request.method == "POST" and path in READING_POSTS):
         return "read"
-    if request.path.rstrip("/").endswith(RECALL_SUFFIXES):
+    if path.endswith(RECALL_SUFFIXES):
         return "recall"
     return "write"
 

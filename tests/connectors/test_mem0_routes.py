@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.test import Client
+from django.test import Client, override_settings
 
 from facts.models import Fact, MemoryUser, Turn
 from mem0_api.convert import user_id_of
@@ -91,3 +91,24 @@ def test_a_read_key_cannot_update_or_delete(alice):
     assert call("put", f"/v1/memories/{stored}/", reader, body={"text": "Rides a scooter"}).status_code == 403
     assert call("delete", f"/v1/memories/{stored}/", reader).status_code == 403
     assert Fact.objects.get(uuid=stored).text == "Rides a bike"
+
+
+@override_settings(MEMORY_RATE_LIMIT_WRITE="1/day", MEMORY_RATE_LIMIT_READ="3/day", MEMORY_RATE_LIMIT_RECALL="2/day")
+def test_mem0_search_counts_as_a_recall_and_its_list_as_a_read_not_as_writes(alice):
+    user = {"filters": {"user_id": "u1"}}
+    added = call(
+        "post",
+        "/v3/memories/add/",
+        alice.raw_key,
+        body={"messages": [{"role": "user", "content": "Rides a bike"}], **user, "infer": False},
+    )
+    assert added.status_code == 200  # the day's one write
+    for _ in range(3):
+        assert call("post", "/v3/memories/", alice.raw_key, body=user).status_code == 200
+    assert call("post", "/v3/memories/", alice.raw_key, body=user).status_code == 429  # the read class
+    search = {"query": "bike", **user}
+    for _ in range(2):
+        assert call("post", "/v3/memories/search/", alice.raw_key, body=search).status_code == 200
+    refused = call("post", "/v3/memories/search/", alice.raw_key, body=search)
+    assert refused.status_code == 429 and "recall requests" in refused.json()["detail"]
+    assert Fact.objects.count() == 1
