@@ -350,14 +350,27 @@ def load_embedding_cache(path: Path | None) -> dict[str, np.ndarray]:
     if path is None or not path.exists():
         return {}
     with np.load(path, allow_pickle=False) as data:
-        return dict(zip(data["texts"].tolist(), data["vectors"], strict=True))
+        if "texts" in data:  # the first format: texts as one fixed-width string array
+            return dict(zip(data["texts"].tolist(), data["vectors"], strict=True))
+        ends = data["text_ends"].tolist()
+        blob = data["text_bytes"].tobytes()
+        texts = [blob[start:end].decode() for start, end in zip([0, *ends[:-1]], ends, strict=True)]
+        return dict(zip(texts, data["vectors"], strict=True))
 
 
 def save_embedding_cache(path: Path | None, cache: dict[str, np.ndarray]) -> None:
+    """The texts as their UTF-8 bytes end to end with where each ends: a fixed-width string array
+    pads every text to the longest (4 bytes a character), gigabytes for a large corpus."""
     if path is None or not cache:
         return
     texts = list(cache)
-    np.savez(path, texts=np.array(texts), vectors=np.stack([cache[t] for t in texts]).astype(np.float32))
+    encoded = [t.encode() for t in texts]
+    np.savez(
+        path,
+        text_bytes=np.frombuffer(b"".join(encoded), dtype=np.uint8),
+        text_ends=np.cumsum([len(e) for e in encoded], dtype=np.int64),
+        vectors=np.stack([cache[t] for t in texts]).astype(np.float32),
+    )
 
 
 # The release ablation: each row adds retrieval ideas to the row before; the

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from bench import longmemeval
+from bench import locomo, longmemeval
 from facts.models import Tenant, Turn
 from recall import fts, vec
 from recall.tables import EPISODES
@@ -84,6 +84,22 @@ def test_eval_recall_longmemeval_scores_each_question_and_cleans_up(model, tmp_p
     assert "knowledge-update: newest evidence" in out.getvalue()
     assert not Tenant.objects.exists() and Turn.objects.count() == 0
     assert fts.total_rows(EPISODES) == 0 and vec.total_rows(EPISODES) == 0 and fts.total_rows() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_embedding_cache_is_written_and_read_again_with_the_same_scores(model, tmp_path):
+    cache = tmp_path / "emb.npz"
+
+    def scores() -> dict:
+        target = tmp_path / "lme.json"
+        args = ("--format", "longmemeval", "--data", str(TINY), "--embedding-cache", str(cache), "--json", str(target))
+        call_command("eval_recall", *args, stdout=StringIO())
+        return json.loads(target.read_text())["results"]
+
+    first = scores()
+    kept = locomo.load_embedding_cache(cache)
+    assert kept and all(vector.shape == (384,) for vector in kept.values())
+    assert scores() == first and locomo.load_embedding_cache(cache).keys() == kept.keys()
 
 
 @pytest.mark.django_db

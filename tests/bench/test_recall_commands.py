@@ -162,3 +162,21 @@ def test_bench_recall_explains_bad_arguments_and_builds_nothing(args, reason):
     with pytest.raises(CommandError, match=reason):
         call_command("bench_recall", *args, stdout=StringIO())
     assert not Tenant.objects.exists() and Turn.objects.count() == 0
+
+
+def test_the_embedding_cache_keeps_each_text_and_vector_without_padding_texts_to_the_longest(tmp_path):
+    import numpy as np
+
+    texts = ["a", "", "naïve café ☕", "x" * 20_000] + [f"short {n}" for n in range(200)]
+    cache = {t: np.full(4, i, dtype=np.float32) for i, t in enumerate(texts)}
+    path = tmp_path / "cache.npz"
+    locomo.save_embedding_cache(path, cache)
+    loaded = locomo.load_embedding_cache(path)
+    assert list(loaded) == texts and all((loaded[t] == cache[t]).all() for t in texts)
+    # One long text no longer pads the other 203: under 3 bytes per stored character here,
+    # where a fixed-width array needs 4 x 20,000 per text (16 MB).
+    assert path.stat().st_size < 3 * sum(len(t) for t in texts) + 10_000
+
+    old_format = tmp_path / "old.npz"
+    np.savez(old_format, texts=np.array(["one", "two"]), vectors=np.ones((2, 4), dtype=np.float32))
+    assert list(locomo.load_embedding_cache(old_format)) == ["one", "two"]

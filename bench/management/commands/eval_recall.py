@@ -84,12 +84,11 @@ class Command(BaseCommand):
         if not path.exists():
             raise CommandError(f"{path} does not exist; pass a LoCoMo JSON file or folder with --data.")
         mode_list = _mode_list(modes)
+        cache_path = Path(embedding_cache) if embedding_cache else None
         if options["format"] == "longmemeval":
-            return self._longmemeval(path, mode_list, json_out, options["baseline"], options["limit"])
+            return self._longmemeval(path, mode_list, json_out, options["baseline"], options["limit"], cache_path)
         ks = k_list(k)
         conversations = _conversations(path, max_sessions)
-
-        cache_path = Path(embedding_cache) if embedding_cache else None
         embedder = locomo.CachingEmbedder(get_embedder(), locomo.load_embedding_cache(cache_path))
         total_items = sum(len(locomo.corpus_items(c, corpus)) for _, c in conversations)
 
@@ -137,7 +136,9 @@ class Command(BaseCommand):
             Path(json_out).write_text(json.dumps(payload, indent=2))
             self.stdout.write(f"wrote {json_out}")
 
-    def _longmemeval(self, path: Path, modes: list[str], json_out, baseline: str | None, limit: int | None) -> None:
+    def _longmemeval(
+        self, path: Path, modes: list[str], json_out, baseline: str | None, limit: int | None, cache_path: Path | None
+    ) -> None:
         if "recency" in modes:
             raise CommandError("--format longmemeval measures lexical, vector and hybrid only.")
         try:
@@ -145,8 +146,7 @@ class Command(BaseCommand):
         except (OSError, ValueError, KeyError) as exc:
             raise CommandError(f"Could not read {path} as LongMemEval: {exc}") from exc
         messages = sum(len(s.messages) for q in questions for s in q.sessions)
-        # No --embedding-cache here: its file keeps texts as fixed-width strings, 11 GB for 100k messages.
-        embedder = locomo.CachingEmbedder(get_embedder())
+        embedder = locomo.CachingEmbedder(get_embedder(), locomo.load_embedding_cache(cache_path))
         seconds: dict[str, float] = {}
         started = time.perf_counter()
         with override_settings(DEBUG=False), tqdm(total=messages, desc="ours", unit="msg", file=self.stderr) as bar:
@@ -158,6 +158,7 @@ class Command(BaseCommand):
             with tqdm(total=messages, desc="mem0", unit="msg", file=self.stderr) as bar:
                 others["mem0"] = longmemeval_report.run_mem0(questions, bar.update, embedder)
             seconds["mem0"] = round(time.perf_counter() - started, 1)
+        locomo.save_embedding_cache(cache_path, embedder.cache)
         data = longmemeval_report.payload(ours, others, seconds)
         EvalRun.objects.create(corpus="longmemeval", questions=len(questions), results=data["results"])
         self.stdout.write(longmemeval_report.table(data))
