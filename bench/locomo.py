@@ -354,7 +354,7 @@ def load_embedding_cache(path: Path | None) -> dict[str, np.ndarray]:
             return dict(zip(data["texts"].tolist(), data["vectors"], strict=True))
         ends = data["text_ends"].tolist()
         blob = data["text_bytes"].tobytes()
-        texts = [blob[start:end].decode() for start, end in zip([0, *ends[:-1]], ends, strict=True)]
+        texts = [blob[start:end].decode() for start, end in zip([0, *ends][:-1], ends, strict=True)]
         return dict(zip(texts, data["vectors"], strict=True))
 
 
