@@ -343,6 +343,8 @@ def _prefer_newer(plan: _Plan, fact_hits: list[FactHit], episode_hits: list[Epis
     moments = [h.fact.valid_from if plan.as_of else h.fact.last_mentioned_at for h in fact_hits]
     moments += [h.turn.occurred_at for h in episode_hits]
     fusion.prefer_newer(hits, moments, settings.MEMORY_RECALL_RECENCY_WEIGHT)
+    # The episodes are ordered by their merge; the facts keep _direct_hits' order rule.
+    fact_hits.sort(key=lambda h: (-h.score, -h.fact.pk))
 
 
 def recall(
@@ -365,7 +367,6 @@ def recall(
     lists, hits = _facts_side(plan, windows)
     episode_lists, episode_hits = _episodes_side(plan, windows)
     _prefer_newer(plan, hits, episode_hits)
-    hits.sort(key=lambda h: (-h.score, -h.fact.pk))
     ranked = episodes.merge(hits, episode_hits) if episode_lists is not None else hits
     if "facts" in plan.sources:
         # Facts folded into an episode are taken too: back-fill must not bring them back.
