@@ -5,8 +5,6 @@ into current main: the restore migrates it before it re-applies erasures and put
 from __future__ import annotations
 
 import shutil
-import sqlite3
-from contextlib import closing
 from datetime import UTC, datetime
 
 import pytest
@@ -36,11 +34,6 @@ def _first_release_backup(folder) -> manifests.Manifest:
     return manifest
 
 
-def _count(path, table: str) -> int:
-    with closing(sqlite3.connect(path)) as conn:
-        return conn.execute(f'SELECT COUNT(*) FROM "{table}"').fetchone()[0]
-
-
 def test_a_first_release_backup_is_migrated_by_the_restore_and_keeps_its_rows(tmp_path):
     manifest = _first_release_backup(tmp_path / "backup")
     fresh = tmp_path / "fresh"
@@ -54,8 +47,8 @@ def test_a_first_release_backup_is_migrated_by_the_restore_and_keeps_its_rows(tm
     output = manage(["restore", str(tmp_path / "backup")], env)
 
     assert "migrated: yes" in output, output
-    restored = fresh / "memory.sqlite3"
+    restored = sqlite_store.row_counts(fresh / "memory.sqlite3")
     for table in ("facts_tenant", "facts_memoryuser", "facts_fact", "facts_facthistory", "facts_turn"):
-        assert _count(restored, table) == manifest.row_counts[table] > 0, table
+        assert restored[table] == manifest.row_counts[table] > 0, table
     # Nothing left for migrate to do: the store is at this code's schema.
     assert "No migrations to apply" in manage(["migrate", "--noinput"], env)
