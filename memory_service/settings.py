@@ -372,6 +372,8 @@ MEMORY_RECALL_HALF_LIFE_DAYS = env.float("MEMORY_RECALL_HALF_LIFE_DAYS", default
 MEMORY_RECALL_TIME_WEIGHT = env.float("MEMORY_RECALL_TIME_WEIGHT", default=3.0, minimum=0)
 # Hybrid recall: a hit's score grows by up to this share the newer it is (docs/recall.md, "Newer first").
 MEMORY_RECALL_RECENCY_WEIGHT = env.float("MEMORY_RECALL_RECENCY_WEIGHT", default=0.2, minimum=0, maximum=1)
+# Hybrid recall: hits scoring at least the best's 1/ratio go newest first (docs/recall.md); 1 = off.
+MEMORY_RECALL_LEADER_RATIO = env.float("MEMORY_RECALL_LEADER_RATIO", default=1.5, minimum=1)
 MEMORY_RECALL_EPISODE_MERGE = env.bool("MEMORY_RECALL_EPISODE_MERGE", default=True)
 # Episodes (processed turns) older than this many days are deleted by a periodic task; unset keeps them.
 MEMORY_EPISODE_RETENTION_DAYS = env.int("MEMORY_EPISODE_RETENTION_DAYS", default=None, minimum=1)

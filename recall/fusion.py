@@ -109,6 +109,30 @@ def prefer_newer(hits: Sequence, moments: Sequence[datetime], weight: float) -> 
         hit.score *= 1.0 + boost
 
 
+# Only the first five move, and only among themselves: a list of five or more holds the same
+# hits with the rule as without it.
+LEADERS_AT_MOST = 5
+
+
+def newest_leaders_first(ranked: list, moments: Sequence[datetime], ratio: float) -> list:
+    """The leaders, the hits from the top that score at least the best's share 1/`ratio` (at
+    most LEADERS_AT_MOST), ordered by the day they were said, newest first, and by score within
+    a day; the rest keep their order. When a value changed, the statements of it answer the
+    question about equally well and the latest is what holds now (docs/recall.md, "Newest
+    leader first")."""
+    if ratio <= 1 or not ranked:
+        return ranked
+    floor = ranked[0].score / ratio
+    count = 0
+    while count < min(LEADERS_AT_MOST, len(ranked)) and ranked[count].score >= floor:
+        count += 1
+    # A stable sort: hits said on one day keep their score order.
+    leaders = [ranked[i] for i in sorted(range(count), key=lambda i: moments[i].date(), reverse=True)]
+    for hit in leaders:
+        hit.signals["leader"] = True
+    return leaders + ranked[count:]
+
+
 def apply_category_weights(cands: dict[int, Candidate], categories: dict[int, str]) -> None:
     for fid, cand in cands.items():
         weight = CATEGORY_WEIGHTS.get(categories.get(fid, ""), 1.0)
@@ -124,7 +148,7 @@ def supplement_scores(floor: float | None, count: int) -> list[float]:
 
 
 def pack(items: list, k: int, budget_chars: int | None, length) -> list:
-    """Greedy packing in score order: take what fits under the budget, at most k."""
+    """Greedy packing in rank order: take what fits under the budget, at most k."""
     if budget_chars is None:
         return items[:k]
     packed, used = [], 0

@@ -12,8 +12,8 @@ character budget.
 recall() runs one step after another: _plan (validate the request), _windows
 (the times the query names), _gather (read both lists), _fuse, _add_time_list,
 _direct_hits (category weights, load the facts), _prefer_newer (facts and episodes
-on one time scale), _supplements (back-fill), pack, _log; episodes take the same
-steps up to the time list (_episodes_side).
+on one time scale), merge, _newest_leaders_first, _supplements (back-fill), pack, _log;
+episodes take the same steps up to the time list (_episodes_side).
 """
 
 from __future__ import annotations
@@ -339,12 +339,26 @@ def _prefer_newer(plan: _Plan, fact_hits: list[FactHit], episode_hits: list[Epis
     time, since when it held)."""
     if plan.mode != "hybrid":
         return
-    hits = [*fact_hits, *episode_hits]
-    moments = [h.fact.valid_from if plan.as_of else h.fact.last_mentioned_at for h in fact_hits]
-    moments += [h.turn.occurred_at for h in episode_hits]
-    fusion.prefer_newer(hits, moments, settings.MEMORY_RECALL_RECENCY_WEIGHT)
+    hits: list[FactHit | EpisodeHit] = [*fact_hits, *episode_hits]
+    fusion.prefer_newer(hits, [_moment(plan, h) for h in hits], settings.MEMORY_RECALL_RECENCY_WEIGHT)
     # The episodes are ordered by their merge; the facts keep _direct_hits' order rule.
     fact_hits.sort(key=lambda h: (-h.score, -h.fact.pk))
+
+
+def _newest_leaders_first(plan: _Plan, ranked: list) -> list:
+    """Hybrid mode: of the hits that answer about as well as the best, the latest said goes first."""
+    if plan.mode != "hybrid":
+        return ranked
+    moments = [_moment(plan, h) for h in ranked]
+    return fusion.newest_leaders_first(ranked, moments, settings.MEMORY_RECALL_LEADER_RATIO)
+
+
+def _moment(plan: _Plan, hit: FactHit | EpisodeHit) -> datetime:
+    """When a hit was said: an episode when its turn happened; a fact when it was last said, or,
+    as of a past time, since when it held."""
+    if isinstance(hit, EpisodeHit):
+        return hit.turn.occurred_at
+    return hit.fact.valid_from if plan.as_of else hit.fact.last_mentioned_at
 
 
 def recall(
@@ -368,6 +382,7 @@ def recall(
     episode_lists, episode_hits = _episodes_side(plan, windows)
     _prefer_newer(plan, hits, episode_hits)
     ranked = episodes.merge(hits, episode_hits) if episode_lists is not None else hits
+    ranked = _newest_leaders_first(plan, ranked)
     if "facts" in plan.sources:
         # Facts folded into an episode are taken too: back-fill must not bring them back.
         taken = [h for h in ranked if isinstance(h, FactHit)] + [

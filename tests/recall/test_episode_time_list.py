@@ -20,8 +20,10 @@ QUESTION = "what did I say last week about hiking?"
 def two_hikes(model, api, settings, django_capture_on_commit_callbacks):
     """Two hiking turns: a word-for-word stronger one from two months ago, a weaker one from last week."""
     settings.OPENAI_API_KEY = ""
-    # The time list alone: newer-first would also put last week's hike first (test_newer_first.py).
+    # The time list alone: newer-first and the newest leader first would also put last week's
+    # hike first (test_newer_first.py, test_newest_leader_first.py).
     settings.MEMORY_RECALL_RECENCY_WEIGHT = 0.0
+    settings.MEMORY_RECALL_LEADER_RATIO = 1.0
     for turn_id, text in (("old", OLD), ("recent", RECENT)):
         body = {"session_id": "s1", "turn_id": turn_id, "user_input": text}
         with django_capture_on_commit_callbacks(execute=True):

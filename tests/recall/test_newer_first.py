@@ -54,6 +54,7 @@ def test_the_newer_of_two_near_equal_statements_ranks_first(memory, settings, po
     older = _said(memory, user, "User has 37 coins in the pre-1920 American coin collection.", days_ago=60)
     newer = _said(memory, user, "User now has 38 pre-1920 American coins in the collection.", days_ago=2)
     query, as_of = "How many pre-1920 American coins do I have?", (NOW if point_in_time else None)
+    settings.MEMORY_RECALL_LEADER_RATIO = 1.0  # this rule alone (the other: test_newest_leader_first.py)
 
     settings.MEMORY_RECALL_RECENCY_WEIGHT = 0.0
     assert _order(user, query, as_of=as_of) == [older.pk, newer.pk]  # by the text alone

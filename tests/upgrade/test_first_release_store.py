@@ -116,9 +116,15 @@ def upgrade(tmp_path_factory) -> Upgrade:
     tmp = tmp_path_factory.mktemp("upgrade")
     store = tmp / "memory.sqlite3"
     shutil.copyfile(HERE / "data" / "first_release.sqlite3", store)
-    # Asked under the first release's ranking: the newer-first rule came later, and what it
-    # changes is tested on its own (tests/recall/test_newer_first.py).
-    env = clean_env(DATABASE_URL=f"sqlite:///{store}", MEMORY_VAR_DIR=str(tmp), MEMORY_RECALL_RECENCY_WEIGHT="0")
+    # Asked under the first release's ranking: the newer-first and newest-leader rules came
+    # later, and what they change is tested on its own (tests/recall/test_newer_first.py,
+    # tests/recall/test_newest_leader_first.py).
+    env = clean_env(
+        DATABASE_URL=f"sqlite:///{store}",
+        MEMORY_VAR_DIR=str(tmp),
+        MEMORY_RECALL_RECENCY_WEIGHT="0",
+        MEMORY_RECALL_LEADER_RATIO="1",
+    )
     manage(["migrate", "--noinput", "-v", "0"], env)
     rows = _rows(store)  # before any recall: each recall adds a row to recall_recalllog
     after_migrate = _ask(store, env)
