@@ -1,7 +1,9 @@
 """The offline rule-based extractor, active when no OPENAI_API_KEY is configured.
 
 It recognises a handful of clear first-person statements in the user's own
-text and answers in the same reply schema as the LLM, so everything after it
+text, skips those that are replies to the assistant ("I like that idea", "I love
+the sound of it") or point back with a pronoun ("I use them"), and answers in the
+same reply schema as the LLM, so everything after it
 (arbitration, idempotency, edges) is the same code. It never supersedes or
 expires by id: same-key arbitration in the write path handles "I moved to X".
 Pure Python, no models.
@@ -34,6 +36,40 @@ def _clean(obj: str) -> str:
     return obj.rstrip(".'")
 
 
+_THEIR = {"my": "their", "mine": "theirs", "myself": "themselves"}
+
+
+def _third_person(obj: str) -> str:
+    """'my Mac' -> 'their Mac': the fact speaks of the user."""
+    return re.sub(r"\b(?:my|mine|myself)\b", lambda m: _THEIR[m.group(0).lower()], obj, flags=re.IGNORECASE)
+
+
+# What no object of a fact starts with: a pronoun standing for something said before ("I like
+# those", "I use them"), a clause ("I like how it looks"), or a preposition left by a cut.
+_NOT_A_START = frozenset(
+    """
+    it its them they their this that these those some any all both each either one ones
+    how what which when where why whether if for with in on at of by from about yet
+    something anything everything nothing
+    """.split()  # noqa: SIM905  (a word list reads better as text)
+)
+# Words that make a statement a reply to the assistant, not a fact about the user: "I like
+# that idea", "I love the sound of it", "I like your suggestions".
+_REPLY_WORDS = frozenset(
+    """
+    it them these those i me you your yours yourself idea ideas sound suggestion suggestions tip tips
+    recommendation recommendations option options advice
+    """.split()  # noqa: SIM905  (a word list reads better as text)
+)
+
+
+def _about_the_user(obj: str) -> bool:
+    words = re.findall(r"[a-z0-9']+", obj.lower())
+    if not words or words[0] in _NOT_A_START:
+        return False
+    return not any(w in _REPLY_WORDS or w.startswith(("you'", "your")) for w in words)
+
+
 # (pattern, builder(obj) -> (text, key, category, entities, relation))
 _RULES: list[tuple[re.Pattern, Callable[[str], tuple]]] = [
     (
@@ -50,7 +86,7 @@ _RULES: list[tuple[re.Pattern, Callable[[str], tuple]]] = [
     (
         _rule(
             r"\b(?:i work at|i work for|i'm working at|i am working at|i'm employed at|i am employed at|"
-            r"i'm employed by|i am employed by|i joined)\s+"
+            r"i'm employed by|i am employed by|i joined(?=\s+(?-i:[A-Z])))\s+"
         ),
         lambda o: (f"User works at {o}.", "employer", "identity", [o], "works_at"),
     ),
@@ -103,8 +139,9 @@ def extract(user_texts: list[str]) -> dict:
             for pattern, build in _RULES:
                 for match in pattern.finditer(sentence):
                     obj = _clean(match.group("obj"))
-                    if not obj or len(obj) > 80:
+                    if not obj or len(obj) > 80 or not _about_the_user(obj):
                         continue
+                    obj = _third_person(obj)
                     fact_text, key, category, entities, relation = build(obj)
                     # Tags name what a fact is about; the user is the subject of every
                     # fact, so tagging "user" would link everything in graph recall.

@@ -125,6 +125,34 @@ def test_the_rules_read_clear_first_person_statements_only():
     parse_reply(json.dumps(reply))  # the rules answer in the same schema as the model
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I like that idea.",
+        "I love the sound of the Watermelon Basil Margarita.",
+        "I like those tips!",
+        "I really like how convenient it is.",
+        "I like your suggestions.",
+        "I like the revised routine you've suggested.",
+        "I like the gamification aspect of it.",
+        "I use them every day.",
+        "I prefer something lighter.",
+        "I joined a recreational volleyball league.",
+    ],
+)
+def test_the_rules_keep_no_reply_to_the_assistant_nor_a_pronoun_for_something_said_before(said):
+    assert rules.extract([said])["add"] == []
+
+
+def test_the_rules_say_their_for_my_and_take_an_employer_after_joined_only_by_its_name():
+    reply = rules.extract(["I like my new job. I use my Mac for everything. I joined Acme last year."])
+    assert [a["text"] for a in reply["add"]] == [
+        "User likes their new job.",
+        "User uses their Mac.",
+        "User works at Acme.",
+    ]
+
+
 def test_the_rules_tag_facts_with_what_they_are_about_never_the_user():
     reply = rules.extract(["I live in Oslo and I use Postgres."])
     assert sorted(tag for item in reply["add"] for tag in item["entities"]) == ["Oslo", "Postgres"]
