@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 from pathlib import Path
 
 FOLDER_MODE = 0o700
@@ -38,6 +39,26 @@ def private_text(path: Path, text: str) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
     with os.fdopen(fd, "w") as out:
         out.write(text)
+
+
+def private_text_once(path: Path, text: str) -> str:
+    """The text of `path`, which is written with `text` first if it does not exist yet.
+
+    Several processes may start at once on a fresh folder (the web workers and the Celery
+    worker of `make run`): each writes its text to a file of its own and links it into place,
+    which only one of them can do, so every process reads the same complete text, never a file
+    another process has created but not yet written."""
+    if not path.exists():
+        draft = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+        private_text(draft, text)
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass  # another process linked its own first: that text is the one
+        finally:
+            draft.unlink()
+    private_file_mode(path)
+    return path.read_text().strip()
 
 
 def private_file_mode(path: Path) -> None:

@@ -18,7 +18,7 @@ from kombu.transport import TRANSPORT_ALIASES
 
 from memory_service.db.postgresql_urls import with_socket_host
 from memory_service.environment import NOT_A_RATE, Env
-from memory_service.private_files import private_file_mode, private_folder, private_text
+from memory_service.private_files import private_folder, private_text_once
 from memory_service.ratelimit import RATE_FORMS, parse_rate
 from memory_service.web_server import web_server_settings
 
@@ -49,11 +49,7 @@ def _secret_key() -> str:
         # A key generated on one host would differ between hosts and change on a
         # fresh var/ folder, silently logging everyone out; ask for one instead.
         raise ImproperlyConfigured("MEMORY_ENV=production needs SECRET_KEY (see docs/deployment.md).")
-    path = VAR_DIR / "secret_key"
-    if not path.exists():
-        private_text(path, secrets.token_urlsafe(50))
-    private_file_mode(path)
-    return path.read_text().strip()
+    return private_text_once(VAR_DIR / "secret_key", secrets.token_urlsafe(50))
 
 
 SECRET_KEY = _secret_key()

@@ -1,6 +1,7 @@
 """The data folder and every database file are private to the service's user, whatever the
-umask: var/ 0700; the database, the broker and their -wal/-shm 0600; the secret key 0600;
-an older install's wider modes are narrowed at start (memory_service/private_files.py)."""
+umask: var/ 0700; the database, the broker and their -wal/-shm 0600; the secret key 0600, and
+one key for processes that start at once; an older install's wider modes are narrowed at start
+(memory_service/private_files.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ import os
 import stat
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
+from memory_service.private_files import private_text_once
 from tests.integration.stack import ROOT, clean_env
 
 # Writes the database (migrate) and the broker (one message, as a posted turn sends one),
@@ -62,3 +65,33 @@ def test_an_older_install_with_wide_modes_is_narrowed_at_start(tmp_path):
     assert modes["var"] == oct(0o700)
     assert {name: modes.get(name) for name in PRIVATE} == dict.fromkeys(PRIVATE, oct(0o600))
     assert stat.S_IMODE(var.stat().st_mode) == 0o700
+
+
+def test_writers_racing_for_a_new_secret_all_read_the_first_one_complete(tmp_path):
+    path = tmp_path / "secret_key"
+    start = threading.Barrier(8)
+    read: list[str] = []
+
+    def write(n: int) -> None:
+        start.wait()
+        read.append(private_text_once(path, f"secret-{n}-" + "x" * 4000))
+
+    threads = [threading.Thread(target=write, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(read) == 8 and len(set(read)) == 1 and read[0].endswith("x" * 4000)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert [p.name for p in tmp_path.iterdir()] == ["secret_key"]  # no draft left behind
+
+
+def test_a_writer_that_lost_the_race_reads_the_winners_secret(tmp_path, monkeypatch):
+    """Another process made the file between this one's look and its write: no FileExistsError
+    (which stopped a process at start), and the winner's key is the one used."""
+    path = tmp_path / "secret_key"
+    private_text_once(path, "the winner's key")
+    looked = Path.exists
+    monkeypatch.setattr(Path, "exists", lambda self: False if self == path else looked(self))
+    assert private_text_once(path, "the loser's key") == "the winner's key"
+    assert [p.name for p in tmp_path.iterdir()] == ["secret_key"]
