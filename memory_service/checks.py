@@ -57,7 +57,8 @@ def erasure_journal_warnings(engine: str, journal: str) -> list[Error | Warning]
         Warning(
             f"The erasure journal is a file on this host ({journal}) while the store is on PostgreSQL.",
             hint="With more than one web or worker host, set MEMORY_ERASURE_JOURNAL to a postgresql:// URL of a "
-            "database of its own (docs/deployment.md, 'Backups and restore'); with one host this is fine.",
+            "database of its own (docs/deployment.md, 'Backups and restore'); with one host this is fine: "
+            "SILENCED_SYSTEM_CHECKS=memory_service.W001 stops this warning.",
             id="memory_service.W001",
         )
     ]

@@ -57,6 +57,8 @@ SECRET_KEY = _secret_key()
 DEBUG = env.bool("DEBUG", default=False)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+# Django's own: check ids not to report, such as memory_service.W001 on a single host.
+SILENCED_SYSTEM_CHECKS = env.list("SILENCED_SYSTEM_CHECKS", default=[])
 
 # HTTPS, for a deployment behind a TLS-terminating proxy (docs/deployment.md
 # explains each). Off by default so `make run` works over plain http.

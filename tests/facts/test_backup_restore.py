@@ -7,6 +7,8 @@ and, before restoring, close this process's connection the way a stopped service
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from dataclasses import dataclass
 from io import StringIO
 from pathlib import Path
@@ -26,7 +28,7 @@ from recall.models import PendingIndex
 from recall.services import recall
 from tests.db_files import file_bytes
 from tests.facts.dashboard_helpers import seed_everything
-from tests.integration.stack import clean_env, manage
+from tests.integration.stack import ROOT, clean_env, manage
 
 pytestmark = [pytest.mark.sqlite_only, pytest.mark.django_db(transaction=True)]
 
@@ -212,6 +214,25 @@ def test_a_journal_file_beside_a_postgresql_store_is_warned_about():
     assert checks.erasure_journal_warnings("sqlite", "/srv/memory/var/erasure-journal.sqlite3") == []
     [error] = checks.erasure_journal_warnings("sqlite", "mysql://u:secret@db/journal")
     assert error.id == "memory_service.E002" and "secret" not in error.msg
+
+
+def test_a_single_postgresql_host_silences_the_journal_warning_from_the_environment(tmp_path):
+    env = clean_env(
+        DATABASE_URL="postgresql://memory@127.0.0.1:1/memory",  # never connected: `check` reads settings
+        MEMORY_ERASURE_JOURNAL=str(tmp_path / "journal.sqlite3"),
+    )
+
+    def check(**extra: str) -> str:
+        out = subprocess.run(
+            [sys.executable, "manage.py", "check"], cwd=ROOT, env={**env, **extra}, capture_output=True, text=True
+        )
+        assert out.returncode == 0, out.stderr
+        return out.stdout + out.stderr
+
+    warned = check()
+    assert "memory_service.W001" in warned and "SILENCED_SYSTEM_CHECKS=memory_service.W001" in warned
+    quiet = check(SILENCED_SYSTEM_CHECKS="memory_service.W001")
+    assert "W001" not in quiet and "no issues (1 silenced)" in quiet
 
 
 def test_a_backup_folder_and_its_files_are_readable_by_the_service_user_only(alice, tmp_path):
