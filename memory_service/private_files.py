@@ -55,6 +55,9 @@ def private_text_once(path: Path, text: str) -> str:
             os.link(draft, path)
         except FileExistsError:
             pass  # another process linked its own first: that text is the one
+        except OSError:  # a file system without hard links: the plain way
+            with contextlib.suppress(FileExistsError):
+                private_text(path, text)
         finally:
             draft.unlink()
     private_file_mode(path)

@@ -116,10 +116,10 @@ LEADERS_AT_MOST = 5
 
 def newest_leaders_first(ranked: list, moments: Sequence[datetime], ratio: float) -> list:
     """The leaders, the hits from the top that score at least the best's share 1/`ratio` (at
-    most LEADERS_AT_MOST), ordered by the day they were said, newest first, and by score within
-    a day; the rest keep their order. When a value changed, the statements of it answer the
-    question about equally well and the latest is what holds now (docs/recall.md, "Newest
-    leader first")."""
+    most LEADERS_AT_MOST), ordered by the day they were said (`moments`, of the first hits at
+    least), newest first, and by score within a day; the rest keep their order. When a value
+    changed, the statements of it answer the question about equally well and the latest is what
+    holds now (docs/recall.md, "Newest leader first")."""
     if ratio <= 1 or not ranked:
         return ranked
     floor = ranked[0].score / ratio

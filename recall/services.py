@@ -349,7 +349,7 @@ def _newest_leaders_first(plan: _Plan, ranked: list) -> list:
     """Hybrid mode: of the hits that answer about as well as the best, the latest said goes first."""
     if plan.mode != "hybrid":
         return ranked
-    moments = [_moment(plan, h) for h in ranked]
+    moments = [_moment(plan, h) for h in ranked[: fusion.LEADERS_AT_MOST]]
     return fusion.newest_leaders_first(ranked, moments, settings.MEMORY_RECALL_LEADER_RATIO)
 
 
