@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from facts import services as fs
+from facts.models import Fact
 from recall.embeddings import get_embedder, query_cache
 
 
@@ -36,6 +37,13 @@ class Memory:
     def store(self, user, text: str, **kwargs):
         with self.capture(execute=True):
             return fs.fact_store(user=user, text=text, actor=fs.SYSTEM, **kwargs).fact
+
+    def said(self, user, text: str, when):
+        """A fact stored now and dated as said at `when` (last mentioned, and valid from, then)."""
+        fact = self.store(user, text)
+        Fact.objects.filter(pk=fact.pk).update(last_mentioned_at=when, valid_from=when)
+        fact.refresh_from_db()
+        return fact
 
     def call(self, fn, **kwargs):
         with self.capture(execute=True):

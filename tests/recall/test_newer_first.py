@@ -38,10 +38,7 @@ def test_hits_said_within_a_day_are_hardly_told_apart_and_weight_zero_changes_no
 
 
 def _said(memory, user, text: str, days_ago: int) -> Fact:
-    fact = memory.store(user, text)
-    when = NOW - timedelta(days=days_ago)
-    Fact.objects.filter(pk=fact.pk).update(last_mentioned_at=when, valid_from=when)
-    return fact
+    return memory.said(user, text, NOW - timedelta(days=days_ago))
 
 
 def _order(user, query: str, **kwargs) -> list[int]:

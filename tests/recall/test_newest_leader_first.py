@@ -68,10 +68,7 @@ NEWER_FAR = "A Northern Flicker brought the user's count of bird species to 32."
 
 
 def _said(memory, user, text: str, days_ago: int) -> Fact:
-    fact = memory.store(user, text)
-    when = NOW - timedelta(days=days_ago)
-    Fact.objects.filter(pk=fact.pk).update(last_mentioned_at=when, valid_from=when)
-    return fact
+    return memory.said(user, text, NOW - timedelta(days=days_ago))
 
 
 def _user_who_said(memory, older: str, newer: str):
