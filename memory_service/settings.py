@@ -162,6 +162,11 @@ else:
 # user-data tables so deleted rows leave the data files; plain marks their space reusable;
 # off leaves it to autovacuum.
 MEMORY_POSTGRES_ERASE_VACUUM = env.choice("MEMORY_POSTGRES_ERASE_VACUUM", "full", ("full", "plain", "off"))
+# Read by `manage.py move_store`: the empty PostgreSQL database it moves the SQLite store
+# into. From here rather than its command line, which `ps` shows to every user of the host.
+MEMORY_MOVE_TO_URL = env.url(
+    "MEMORY_MOVE_TO_URL", "", {"postgresql", "postgres"}, "postgresql://memory:secret@db.internal:5432/memory"
+)
 # Backups (docs/deployment.md, "Backups and restore"): where `manage.py backup` writes when not
 # given a folder, how many it keeps there, and every how many hours beat takes one (0: never).
 MEMORY_BACKUP_DIR = Path(env.str("MEMORY_BACKUP_DIR", default=str(VAR_DIR / "backups")))

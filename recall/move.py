@@ -9,10 +9,16 @@ the target's own engine (rebuild_recall_index), since its tables differ between 
 the vectors are copied (recall/move_vectors.py), or computed again with --reembed.
 Verification compares row counts per model and recalls a sample of facts by their own
 text on both sides.
+
+The source must be served by nobody while it is copied: a write made after the copy would be
+lost at the switch. The command holds the store's in-use lock alone from before it looks at
+the target until it has verified (memory_service/db/in_use.py), so it refuses a store that a
+web server, worker or other command has open, and a process that starts meanwhile waits.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -25,8 +31,9 @@ from pathlib import Path
 from django.apps import apps
 from django.conf import settings
 from django.core.management.color import no_style
-from django.db import connections, models, transaction
+from django.db import connection, connections, models, transaction
 
+from memory_service.db import in_use
 from memory_service.db.postgresql_urls import database_config
 
 TARGET = "move_target"
@@ -67,6 +74,30 @@ def target_settings(url: str) -> dict:
         "TEST": {},
     }
     return {**defaults, **config}
+
+
+def refuse_a_visible_password(url: str) -> None:
+    """A password on the command line is shown by `ps` to every user of the host while the move runs."""
+    config = target_settings(url)
+    if config.get("PASSWORD") or "password" in config.get("OPTIONS", {}):
+        raise MoveRefused(
+            "--to carries a password, which `ps` shows to every user of this host while the move runs: "
+            "put the URL in MEMORY_MOVE_TO_URL (the environment or .env) instead and leave out --to."
+        )
+
+
+def source_alone() -> contextlib.ExitStack:
+    """This process as the only user of the SQLite store until the returned stack closes."""
+    name = str(connection.settings_dict["NAME"])
+    stack = contextlib.ExitStack()
+    try:
+        stack.enter_context(in_use.alone(name))
+    except in_use.StoreInUse as exc:
+        raise MoveRefused(
+            f"The store is in use: {exc} A write made after the copy would be lost at the switch, so stop the "
+            "web server and the workers, then run move_store again."
+        ) from None
+    return stack
 
 
 def open_target(url: str) -> None:

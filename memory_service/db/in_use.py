@@ -6,7 +6,8 @@ manage.py command) holds a shared flock(2) on `<database>.in-use` until it exits
 keeps it until the new file is in place. A process that starts meanwhile waits for
 the restore to finish rather than open a file about to be replaced. Like the writers'
 lock (memory_service/db/writers.py) it is a file of its own: it never touches the
-database file's POSIX locks.
+database file's POSIX locks. `move_store` reads a store it must be the only user of
+(`alone`): it turns its own shared lock exclusive for as long as it copies.
 """
 
 from __future__ import annotations
@@ -64,3 +65,27 @@ def exclusive(database: str) -> Iterator[None]:
         yield
     finally:
         os.close(fd)
+
+
+@contextlib.contextmanager
+def alone(database: str) -> Iterator[None]:
+    """Be the only process using `database` while the block runs; StoreInUse when another has it open.
+
+    This process's own connections go on as before (they share its lock); a process that
+    starts meanwhile waits until the block ends."""
+    hold(database)
+    fd = _held[database]
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        # flock(2) may have dropped the shared lock on the way: hold it afresh on next use.
+        release(database)
+        raise StoreInUse(
+            f"{database} is open in another process (the web server, a worker or a manage.py command)."
+        ) from None
+    try:
+        yield
+    finally:
+        with _holding:
+            if _held.get(database) == fd:
+                fcntl.flock(fd, fcntl.LOCK_SH)

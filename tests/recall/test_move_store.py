@@ -1,4 +1,8 @@
-"""manage.py move_store: the SQLite store into an empty PostgreSQL database (a private pgserver)."""
+"""manage.py move_store: the SQLite store into an empty PostgreSQL database (a private pgserver).
+
+The command must be the store's only user (memory_service/db/in_use.py): this test process
+has the file open, so it lets go first, as stopping the service would, unless a test is
+about a store still in use."""
 
 from __future__ import annotations
 
@@ -12,9 +16,12 @@ import tempfile
 import numpy as np
 import psycopg
 import pytest
+from django.db import connection
 
 from facts import services
 from facts.models import Fact, Turn
+from memory_service.db import in_use
+from memory_service.db.postgresql_urls import connect_kwargs, database_config
 from recall import indexer, vec
 from tests.base import database_url
 from tests.integration.stack import ROOT
@@ -45,10 +52,25 @@ def _empty_database(server, name: str) -> str:
     return f"postgresql://postgres:@/{name}?host={host}"
 
 
-def _move(target: str, *extra: str) -> subprocess.CompletedProcess:
-    """The command as an operator runs it, on the test database (committed: transaction=True)."""
-    env = {**os.environ, "DATABASE_URL": database_url()}
-    command = [sys.executable, "manage.py", "move_store", "--to", target, *extra]
+def _tables(target: str) -> list[str]:
+    with psycopg.connect(**connect_kwargs(database_config(target))) as conn:
+        rows = conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'").fetchall()
+    return [table for (table,) in rows]
+
+
+def _move(target: str | None, *extra: str, served: bool = False, **env_vars: str) -> subprocess.CompletedProcess:
+    """The command as an operator runs it, on the test database (committed: transaction=True);
+    --to `target` unless None (the target in MEMORY_MOVE_TO_URL of `env_vars` then)."""
+    if served:
+        connection.ensure_connection()  # this process is a server with the store open
+    else:
+        # What stopping the service does: no connection of this process stays on the file.
+        connection.close()
+        in_use.release(connection.settings_dict["NAME"])
+    env = {name: value for name, value in os.environ.items() if name != "MEMORY_MOVE_TO_URL"}
+    env |= {"DATABASE_URL": database_url(), **env_vars}
+    to = [] if target is None else ["--to", target]
+    command = [sys.executable, "manage.py", "move_store", *to, *extra]
     return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
 
 
@@ -73,7 +95,8 @@ def test_it_moves_every_row_rebuilds_the_index_and_recalls_the_same(alice, postg
     borrowed = vec.vectors([cello])[cello]
     vec.upsert([(bees, Fact.objects.get(pk=bees).user_id, model, digest, vec.to_blob(borrowed))])
     target = _empty_database(postgres, "moved")
-    moved = _move(target, "--sample", "3")
+    # The URL from the environment, not the command line (`ps` shows that to every user).
+    moved = _move(None, "--sample", "3", MEMORY_MOVE_TO_URL=target)
     report = moved.stdout
     assert moved.returncode == 0, moved.stdout + moved.stderr[-3000:]
     assert "DIFFERENT" not in report, report
@@ -99,3 +122,25 @@ def test_it_refuses_a_target_that_is_not_empty(alice, postgres):
 def test_it_refuses_a_target_that_is_not_postgresql(alice, tmp_path):
     refused = _move(f"sqlite:///{tmp_path / 'x.sqlite3'}")
     assert refused.returncode != 0 and "postgresql://" in refused.stderr, refused.stderr[-2000:]
+
+
+def test_it_refuses_a_store_in_use_and_writes_nothing_to_the_target(alice, postgres):
+    _seed(alice)
+    target = _empty_database(postgres, "while-served")
+    refused = _move(target, served=True)
+    assert refused.returncode != 0, refused.stdout + refused.stderr[-2000:]
+    assert "in use" in refused.stderr and "Nothing was copied" in refused.stderr, refused.stderr[-2000:]
+    assert _tables(target) == []
+
+
+def test_it_refuses_a_password_on_its_command_line_and_does_not_repeat_it(alice, postgres):
+    target = _empty_database(postgres, "with-password").replace("postgres:@", "postgres:hunter2@")
+    refused = _move(target)
+    assert refused.returncode != 0 and "MEMORY_MOVE_TO_URL" in refused.stderr, refused.stderr[-2000:]
+    assert "hunter2" not in refused.stdout + refused.stderr
+    assert _tables(target) == []
+
+
+def test_without_a_target_it_names_the_variable_to_set(alice):
+    refused = _move(None)
+    assert refused.returncode != 0 and "MEMORY_MOVE_TO_URL=postgresql://" in refused.stderr, refused.stderr[-2000:]

@@ -43,6 +43,7 @@ MALFORMED = {
     # Database
     "DATABASE_CONN_MAX_AGE": ("forever", NUMBER),
     "MEMORY_POSTGRES_ERASE_VACUUM": ("yes", CHOICE),
+    "MEMORY_MOVE_TO_URL": ("sqlite:///moved.sqlite3", URL),
     "SQLITE_BUSY_TIMEOUT_SECONDS": ("30s", NUMBER),
     "SQLITE_CACHE_MB": ("2MB", NUMBER),
     "SQLITE_MMAP_MB": ("-1", NUMBER),

@@ -1,4 +1,9 @@
-"""manage.py move_store --to postgresql://...: the whole embedded store into an empty PostgreSQL database."""
+"""manage.py move_store: the whole embedded store into an empty PostgreSQL database.
+
+The target's URL comes from MEMORY_MOVE_TO_URL (the environment or .env): a password given
+with --to would be on the command line, which `ps` shows to every user of the host, so --to
+is refused when its URL carries one.
+"""
 
 from __future__ import annotations
 
@@ -21,7 +26,11 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--to", dest="target", help="postgresql://user:password@host:port/name (empty)")
+        parser.add_argument(
+            "--to",
+            dest="target",
+            help="postgresql://user@host:port/name (empty), without a password; default: MEMORY_MOVE_TO_URL",
+        )
         parser.add_argument("--sample", type=int, default=50, help="facts recalled on both sides to verify (50)")
         parser.add_argument("--batch", type=int, default=2000)
         # Used by the command itself, run on the target to answer the sample there.
@@ -44,15 +53,33 @@ class Command(BaseCommand):
             queries = json.loads(Path(answer_sample).read_text())
             Path(answers).write_text(json.dumps(move.recall_sample(queries)))
             return
-        if not target:
-            raise CommandError("Give the target: --to postgresql://user:password@host:port/name (an empty database).")
         if settings.DATABASE_ENGINE != "sqlite":
             raise CommandError("move_store moves the embedded SQLite store; DATABASE_URL here is not SQLite.")
+        try:
+            if target:
+                move.refuse_a_visible_password(target)
+            target = target or settings.MEMORY_MOVE_TO_URL
+            if not target:
+                raise move.MoveRefused(
+                    "Give the target: MEMORY_MOVE_TO_URL=postgresql://user:password@host:port/name (an empty "
+                    "database) in the environment or .env."
+                )
+            alone = move.source_alone()
+        except move.MoveRefused as exc:
+            raise CommandError(f"Nothing was copied. {exc}") from exc
+        with alone:
+            self._move(target, sample, batch, reembed)
+        self.stdout.write(
+            "The SQLite store is unchanged: start the service with DATABASE_URL set to the target; "
+            "what is written to the SQLite store from now on is not on the target."
+        )
+
+    def _move(self, target: str, sample: int, batch: int, reembed: bool) -> None:
         try:
             move.open_target(target)
             move.refuse_unless_empty()
         except move.MoveRefused as exc:
-            raise CommandError(str(exc)) from exc
+            raise CommandError(f"Nothing was copied. {exc}") from exc
         started = time.monotonic()
         self._step("migrating the target", lambda: move.migrate_target(target))
         total = sum(move.row_counts("default").values())
