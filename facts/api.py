@@ -38,11 +38,14 @@ def list_facts(request, user_id: UserId, filters: Query[FactListFilters]):
 
 
 @router.delete("/users/{user_id}/facts", response={200: DeletedOut, **errors(401, 403, 404, 422)})
-def delete_facts_by_key(request, user_id: UserId, key: Annotated[str, Query(pattern=FORGET_KEY_PATTERN)]):
+def delete_facts_by_key(
+    request, user_id: UserId, key: Annotated[str, Query(pattern=FORGET_KEY_PATTERN)], withdraw_turn: bool = False
+):
     tenant = require_scope(request, "write")
     user = services.memory_user_get(tenant=tenant, user_id=user_id)
     # The dashboard's path: a deletion receipt, then the WAL checkpoint after commit.
-    receipt = privacy.user_forget_key(user=user, key=key, actor=services.Actor.api_key(request.auth))
+    actor = services.Actor.api_key(request.auth)
+    receipt = privacy.user_forget_key(user=user, key=key, actor=actor, withdraw_turns=withdraw_turn)
     return {"deleted": receipt.counts["facts"]}
 
 
@@ -69,10 +72,11 @@ def patch_fact(request, fact_id: UUID, payload: FactPatchIn):
 
 
 @router.delete("/facts/{fact_id}", response={204: None, **errors(401, 403, 404, 409, 422)})
-def forget_fact(request, fact_id: UUID):
+def forget_fact(request, fact_id: UUID, withdraw_turn: bool = False):
     tenant = require_scope(request, "write")
     fact = services.fact_get(tenant=tenant, fact_id=fact_id)
-    services.fact_forget(fact=fact, actor=services.Actor.api_key(request.auth))
+    # withdraw_turn: the turn it was stated in goes too ("forget that I told you this").
+    services.fact_forget(fact=fact, actor=services.Actor.api_key(request.auth), withdraw_turn=withdraw_turn)
     return Status(204, None)
 
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import re
 
-from facts.models import Entity, Fact, FactEntity
+from django.db.models import Exists, OuterRef, Q
+
+from facts.models import Edge, Entity, Fact, FactEntity
 
 MAX_TAGS = 4
 _SPACE = re.compile(r"\s+")
@@ -58,3 +60,15 @@ def tag_fact(fact: Fact, names: list[str] | None) -> list[Entity]:
             entities.append(entity)
             FactEntity.objects.get_or_create(fact=fact, entity=entity)
     return entities
+
+
+def drop_unreferenced(*, user, entity_ids: set[int]) -> int:
+    """Delete those of these entities of `user` that no fact tag and no edge refers to any more
+    (a forget took the last one): an entity's name is the forgotten fact's words too."""
+    if not entity_ids:
+        return 0
+    orphans = Entity.objects.filter(user=user, pk__in=entity_ids).exclude(
+        Exists(FactEntity.objects.filter(entity=OuterRef("pk")))
+        | Exists(Edge.objects.filter(Q(src=OuterRef("pk")) | Q(dst=OuterRef("pk"))))
+    )
+    return orphans.delete()[0]

@@ -163,10 +163,11 @@ def user_erase(*, user: MemoryUser, actor: Actor) -> DeletionReceipt:
     return receipt
 
 
-def user_forget_key(*, user: MemoryUser, key: str, actor: Actor) -> DeletionReceipt:
-    """Delete the user's facts with this key (through the write path) and keep a receipt."""
+def user_forget_key(*, user: MemoryUser, key: str, actor: Actor, withdraw_turns: bool = False) -> DeletionReceipt:
+    """Delete the user's facts with this key (through the write path) and keep a receipt;
+    with `withdraw_turns`, the turns they were stated in too."""
     with transaction.atomic():
-        deleted = services.facts_forget_by_key(user=user, key=key, actor=actor)
+        deleted = services.facts_forget_by_key(user=user, key=key, actor=actor, withdraw_turns=withdraw_turns)
         receipt = _keep_receipt(
             tenant_id=user.tenant_id,
             external_id=user.external_id,

@@ -7,7 +7,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from facts.entities import tag_fact
+from facts.entities import drop_unreferenced, tag_fact
 from facts.guard import check_entity_names, check_fact_text
 from facts.models import Fact, FactHistory, HistoryAction, MemoryUser, Status, Turn
 from facts.services.actors import Actor
@@ -83,7 +83,11 @@ def fact_expire(*, fact: Fact, actor: Actor, valid_to: datetime | None = None, r
 
 
 def _forget(fact: Fact, actor: Actor, reason: str) -> None:
-    # Derived copies of the words (stored profile versions) go in the same transaction.
+    """What one forget removes (docs/design.md §3): the row; its edges (cascade) and the entities
+    nothing else refers to afterwards; the excerpts of other facts that quote the same words;
+    its words in history and in stored profile versions; its index rows and its source turn's
+    episode. The source turn itself stays unless the caller withdraws it (`_withdraw_turns`)."""
+    # Derived copies of the words (stored profile versions, index rows) go in the same transaction.
     facts_forgetting.send(sender=Fact, user=fact.user, fact_uuids=[str(fact.uuid)])
     # History keeps that the fact existed and was forgotten, never its words.
     FactHistory.objects.filter(fact_uuid=fact.uuid).update(before=None, after=None)
@@ -92,28 +96,52 @@ def _forget(fact: Fact, actor: Actor, reason: str) -> None:
     if fact.source_turn_id:
         Turn.objects.filter(pk=fact.source_turn_id).update(episode_withdrawn=True)
         withdraw_episodes(fact.user_id, [fact.source_turn_id])
+        _drop_quotes(fact)
         # The other facts stated in that turn were indexed with its whole message
         # (recall/index.py); re-indexed, they keep only their own excerpt.
         siblings = Fact.objects.live().filter(source_turn_id=fact.source_turn_id).exclude(pk=fact.pk)
         if sibling_ids := list(siblings.values_list("pk", flat=True)):
             announce_facts_changed(fact.user, sibling_ids)
+    entity_ids = set(fact.entity_tags.values_list("entity_id", flat=True))
+    for src, dst in fact.edges.values_list("src_id", "dst_id"):
+        entity_ids.update((src, dst))
     record(fact, HistoryAction.DELETE, actor, before=snapshot(fact, with_text=False), reason=reason)
-    fact.delete()
+    user = fact.user
+    fact.delete()  # its tags and edges go with it (CASCADE)
+    drop_unreferenced(user=user, entity_ids=entity_ids)
+
+
+def _same_words(a: str, b: str) -> bool:
+    a, b = " ".join(a.casefold().split()), " ".join(b.casefold().split())
+    return bool(a and b) and (a in b or b in a)
+
+
+def _drop_quotes(fact: Fact) -> None:
+    """Facts stated in the same message often keep the same sentence as their excerpt ("I live
+    in Seoul and work at Samsung"): an excerpt that holds the forgotten one's, or is held in it,
+    quotes the forgotten words and is cleared. The other facts keep their own text."""
+    others = Fact.objects.filter(source_turn_id=fact.source_turn_id).exclude(pk=fact.pk).exclude(source_excerpt="")
+    quoting = [
+        pk for pk, excerpt in others.values_list("pk", "source_excerpt") if _same_words(excerpt, fact.source_excerpt)
+    ]
+    Fact.objects.filter(pk__in=quoting).update(source_excerpt="")
 
 
 @transaction.atomic
-def fact_forget(*, fact: Fact, actor: Actor) -> None:
+def fact_forget(*, fact: Fact, actor: Actor, withdraw_turn: bool = False) -> None:
     """Forget one fact: every door (REST, MCP, mem0, dashboard) calls this or `facts_forget`."""
-    facts_forget(facts=[fact], actor=actor, reason="forgotten on request")
+    facts_forget(facts=[fact], actor=actor, reason="forgotten on request", withdraw_turns=withdraw_turn)
 
 
 @transaction.atomic
-def facts_forget(*, facts: list[Fact], actor: Actor, reason: str) -> int:
+def facts_forget(*, facts: list[Fact], actor: Actor, reason: str, withdraw_turns: bool = False) -> int:
     """Forget these facts (the only hard delete, docs/design.md §3): their rows, their index
-    entries after commit, their words in history and stored profiles; then the WAL is
-    checkpointed so the words leave the database files."""
+    entries, their words in history, entities, excerpts and stored profiles (`_forget`); with
+    `withdraw_turns`, the turns they were stated in too (`_withdraw_turns`). After commit the
+    words leave the database files (memory_service/db/scrub.py)."""
     forgotten: list[int] = []
     uuids: list[str] = []
+    turn_pks: list[int] = []
     for fact in facts:
         # Reload: forgetting an earlier one may have nulled this one's links (replaces, superseded_by).
         fresh = Fact.objects.select_related("user").filter(pk=fact.pk).first()
@@ -122,21 +150,44 @@ def facts_forget(*, facts: list[Fact], actor: Actor, reason: str) -> int:
         # Django sets pk to None on delete: keep it for the index sync.
         forgotten.append(fresh.pk)
         uuids.append(str(fresh.uuid))
+        if fresh.source_turn_id:
+            turn_pks.append(fresh.source_turn_id)
         _forget(fresh, actor, reason)
     if forgotten:
         announce_facts_changed(facts[0].user, forgotten)
         # A restore of an older backup forgets them again (memory_service/db/journal.py).
         journal.note_facts_forgotten(tenant_id=facts[0].tenant_id, user_pk=facts[0].user_id, fact_uuids=uuids)
+    if withdraw_turns and turn_pks:
+        _withdraw_turns(facts[0].user, turn_pks)
     scrub_after_commit()
     return len(forgotten)
 
 
+def _withdraw_turns(user: MemoryUser, turn_pks: list[int]) -> int:
+    """Delete these turns of `user` ("forget that I told you this"): the rows with their words,
+    their episode index rows, and the excerpts other facts quote from them. The facts stated in
+    them stay, unlinked from the turn, and are indexed again without its words."""
+    turns = Turn.objects.filter(user=user, pk__in=set(turn_pks))
+    pks = list(turns.values_list("pk", flat=True))
+    if not pks:
+        return 0
+    stated = Fact.objects.filter(source_turn_id__in=pks)
+    stated_ids = list(stated.values_list("pk", flat=True))
+    stated.update(source_excerpt="", source_turn=None)
+    withdraw_episodes(user.pk, pks)
+    turns.delete()
+    if stated_ids:
+        announce_facts_changed(user, stated_ids)
+    return len(pks)
+
+
 @transaction.atomic
-def facts_forget_by_key(*, user: MemoryUser, key: str, actor: Actor) -> int:
+def facts_forget_by_key(*, user: MemoryUser, key: str, actor: Actor, withdraw_turns: bool = False) -> int:
     """Forget every fact of the user with this key, live or retired."""
     normalised = normalise_key(key)
     if not normalised:
         # "" is the key of every fact stored without one: never a way to delete them all.
         raise Rejected("key_required", f"Give the key of the facts to forget; {key!r} is not a key.")
     facts = list(Fact.objects.filter(user=user, key=normalised).order_by("pk"))
-    return facts_forget(facts=facts, actor=actor, reason=f"forgotten with key {normalised!r}")
+    reason = f"forgotten with key {normalised!r}"
+    return facts_forget(facts=facts, actor=actor, reason=reason, withdraw_turns=withdraw_turns)
