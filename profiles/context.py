@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from profiles.sensitivity import SENSITIVE_CATEGORIES, admits, is_hard_constraint
+from profiles.sensitivity import SENSITIVE_CATEGORIES, admits, admits_episode, is_hard_constraint
 from profiles.tokens import count_tokens
 
 SECTION_ORDER = ("constraints", "identity", "current_task", "soft_preferences", "recalled", "conversation")
@@ -116,10 +116,27 @@ def _claims(
     ]
 
 
+def _admitted(item: dict, *, sensitive: list[dict], topics: set[str], matched_ids: set[str], policy: Policy) -> bool:
+    """The sensitivity policy, for a fact and for a quoted turn alike (profiles/sensitivity.py)."""
+    if item.get("kind") == "episode":
+        return admits_episode(
+            item, sensitive=sensitive, topics=topics, allow_all=policy.allow_sensitive, matched_ids=matched_ids
+        )
+    return item["category"] not in SENSITIVE_CATEGORIES or admits(
+        item, topics=topics, allow_all=policy.allow_sensitive, matched_ids=matched_ids
+    )
+
+
 def _place(
-    claims: list[tuple[dict, str, str, float | None]], *, topics: set[str], matched_ids: set[str], policy: Policy
+    claims: list[tuple[dict, str, str, float | None]],
+    *,
+    sensitive: list[dict],
+    topics: set[str],
+    matched_ids: set[str],
+    policy: Policy,
 ) -> tuple[Placed, list[dict]]:
-    """Sections' items in claim order, and the sensitive items withheld."""
+    """Sections' items in claim order, and the sensitive items withheld. `sensitive` is every live
+    health and finance fact of the user: a quoted turn is held to those it is about."""
     placed: Placed = {name: [] for name in SECTION_ORDER}
     withheld: list[dict] = []
     seen: set[str] = set()
@@ -128,9 +145,7 @@ def _place(
             continue
         seen.add(item["id"])
         section = claimed_section
-        if item["category"] in SENSITIVE_CATEGORIES and not admits(
-            item, topics=topics, allow_all=policy.allow_sensitive, matched_ids=matched_ids
-        ):
+        if not _admitted(item, sensitive=sensitive, topics=topics, matched_ids=matched_ids, policy=policy):
             withheld.append({"id": item["id"], "section": section, "reason": "sensitive"})
             continue
         if item["category"] in SENSITIVE_CATEGORIES and is_hard_constraint(item):
@@ -167,7 +182,13 @@ def collect(
 
     Returns the candidates in render order and the withheld sensitive items.
     """
-    placed, withheld = _place(_claims(profile, recalled), topics=topics, matched_ids=matched_ids, policy=policy)
+    placed, withheld = _place(
+        _claims(profile, recalled),
+        sensitive=profile.get("sensitive_topics", []),
+        topics=topics,
+        matched_ids=matched_ids,
+        policy=policy,
+    )
     return _candidates(placed, policy), withheld
 
 

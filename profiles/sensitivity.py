@@ -1,10 +1,15 @@
-"""Which sensitive facts (health, finance) may enter a context block.
+"""Which sensitive facts (health, finance), and which past turns, may enter a context block.
 
 Rule (docs/design.md §6): a health or finance fact enters only when the
 tenant allows sensitive context, or the query is about its topic, or the query
 matched the fact's own words in recall. Hard constraints such as allergies or
 dietary restrictions also count as relevant to any query about food or
 medicine, so a food question still carries "allergic to peanuts".
+
+A past turn quoted as an episode says the same things in the user's own words,
+so it passes the same rule: it is held to every sensitive fact it produced or
+repeats words of, and to the topics its own words are about (the word lists
+that tell a query's topics tell a turn's too).
 
 Topics are found with word lists, not a model: predictable, cheap and easy to
 audit.
@@ -219,3 +224,61 @@ def admits(item: dict, *, topics: set[str], allow_all: bool, matched_ids: set[st
     if topics & {"health", "medicine"}:
         return True
     return "food" in topics and is_hard_constraint(item)
+
+
+# Words that tie nothing: function words, "user" (the subject of every fact) and the verbs
+# of the fact templates ("User likes X", "User lives in Y"), which say nothing of the topic.
+_COMMON = frozenset(
+    """
+    the and but not nor for with from into onto about than then that this these those there
+    was were are been being has have had does did doing will would can could should may might
+    its they them their theirs you your yours our ours his her hers she him who whom whose which
+    what when where why how all any both each few more most other some such only own same very
+    just also too now yes user users like likes liked lives lived works worked uses used prefers
+    preferred says said year years month months week weeks day days today time times
+    """.split()  # noqa: SIM905  (a word list reads better as text)
+)
+_WORD = re.compile(r"[^\W_]{3,}")
+
+
+def _words(text: str) -> set[str]:
+    """The telling words of a text, lower case, a plural "s" dropped ("peanuts" ties "peanut")."""
+    words = {w.casefold() for w in _WORD.findall(text)}
+    return {w[:-1] if w.endswith("s") and not w.endswith("ss") and len(w) > 3 else w for w in words} - _COMMON
+
+
+def episode_ties(episode: dict, sensitive: list[dict]) -> list[dict]:
+    """The sensitive facts a quoted turn is about: those it produced, and those whose telling words
+    (text and key) it repeats: "it was penicillin, not shellfish" is about the shellfish allergy."""
+    said = _words(episode["text"])
+    produced = set(episode.get("produced") or ())
+    return [f for f in sensitive if f["id"] in produced or said & _words(f"{f['key']} {f['text']}")]
+
+
+def text_categories(text: str) -> set[str]:
+    """The sensitive categories a text talks about, by the topic word lists."""
+    topics = query_topics(text)
+    categories: set[str] = set()
+    if topics & {"health", "medicine"}:
+        categories.add(Category.HEALTH)
+    if "finance" in topics:
+        categories.add(Category.FINANCE)
+    return categories
+
+
+def admits_episode(
+    episode: dict, *, sensitive: list[dict], topics: set[str], allow_all: bool, matched_ids: set[str]
+) -> bool:
+    """May this quoted turn enter a context block? Only when every sensitive fact it is about is
+    admitted, and so would be a fact of each sensitive category its own words talk about.
+
+    The query matching the turn's own words admits nothing by itself, as it does a fact: a turn
+    holds several statements, and "jazz" matching "...not shellfish. I like jazz." says nothing
+    about the allergy. A fact it is about that the query matched is admitted, and counts so."""
+    if allow_all:
+        return True
+    own = [{**episode, "key": "", "category": category} for category in text_categories(episode["text"])]
+    return all(
+        admits(item, topics=topics, allow_all=False, matched_ids=matched_ids)
+        for item in [*episode_ties(episode, sensitive), *own]
+    )

@@ -141,6 +141,8 @@ def _episode_item(hit) -> dict | None:
         "category": "episode",
         "confidence": 1.0,
         "last_mentioned_at": hit.turn.occurred_at.isoformat(),
+        # The facts the turn produced: a turn that told a health fact is about health (sensitivity).
+        "produced": [str(fact.uuid) for fact in hit.facts],
     }
 
 
