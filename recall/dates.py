@@ -5,6 +5,10 @@ turns each window into a ranked list of the facts whose valid_from falls in it
 (docs/design.md §5 fusion gains a third list). Only unambiguous forms are read: a bare
 month needs a preposition ("in May", never the modal "may"), numeric dates only
 in ISO order (2023-10-13). Relative forms count from `now` (or `as_of`).
+
+Every window stays inside the calendar datetime can hold (years 1 to 9999): one
+that runs past an end stops there, and one that lies wholly outside it ("yesterday"
+on 1 January of year 1, "last year" in year 1) is no window at all.
 """
 
 from __future__ import annotations
@@ -56,6 +60,22 @@ _FORMS: list[tuple[str, re.Pattern]] = [
 # another time zone is still that conversation.
 DAY_SLACK = timedelta(days=1)
 
+FIRST = datetime.min.replace(tzinfo=UTC)
+LAST = datetime.max.replace(tzinfo=UTC)
+
+
+def _shift(moment: datetime, delta: timedelta) -> datetime:
+    """moment + delta, held inside the calendar (datetime raises OverflowError past either end)."""
+    try:
+        return moment + delta
+    except OverflowError:
+        return FIRST if delta < timedelta(0) else LAST
+
+
+def _first_of(year: int, month: int = 1) -> datetime:
+    """The first moment of that month; past year 9999, the calendar's last moment."""
+    return datetime(year, month, 1, tzinfo=UTC) if year <= 9999 else LAST
+
 
 @dataclass(frozen=True)
 class Window:
@@ -81,9 +101,14 @@ class Window:
                 centre = datetime(year, self.month, self.day, tzinfo=UTC)
             except ValueError:
                 continue
-            if centre - DAY_SLACK <= moment < centre + timedelta(days=1) + DAY_SLACK:
+            if _shift(centre, -DAY_SLACK) <= moment < _shift(centre, timedelta(days=1) + DAY_SLACK):
                 return True
         return False
+
+
+def _span(label: str, start: datetime, end: datetime) -> Window | None:
+    # Empty once held inside the calendar: the time named lies before its first day.
+    return Window(label, start, end) if start < end else None
 
 
 def _day(year: int, month: int, day: int, label: str) -> Window | None:
@@ -91,34 +116,39 @@ def _day(year: int, month: int, day: int, label: str) -> Window | None:
         start = datetime(year, month, day, tzinfo=UTC)
     except ValueError:
         return None
-    return Window(label, start - DAY_SLACK, start + timedelta(days=1) + DAY_SLACK)
+    return _span(label, _shift(start, -DAY_SLACK), _shift(start, timedelta(days=1) + DAY_SLACK))
 
 
-def _month(year: int, month: int, label: str) -> Window:
-    start = datetime(year, month, 1, tzinfo=UTC)
-    end = datetime(year + (month == 12), month % 12 + 1, 1, tzinfo=UTC)
-    return Window(label, start, end)
+def _month(year: int, month: int, label: str) -> Window | None:
+    if year < 1:
+        return None
+    return _span(label, _first_of(year, month), _first_of(year + (month == 12), month % 12 + 1))
 
 
-def _relative(word: str, now: datetime) -> Window:
+def _year(year: int, label: str) -> Window | None:
+    return _span(label, _first_of(year), _first_of(year + 1)) if year >= 1 else None
+
+
+def _relative(word: str, now: datetime) -> Window | None:
     word = " ".join(word.lower().split())
     today = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    day = timedelta(days=1)
     if word == "today":
-        return Window(word, today, today + timedelta(days=1))
+        return _span(word, today, _shift(today, day))
     if word == "yesterday":
-        return Window(word, today - timedelta(days=1), today)
+        return _span(word, _shift(today, -day), today)
     unit = word.split()[1]
     if unit == "week":
-        monday = today - timedelta(days=today.weekday())
-        start = monday if word.startswith("this") else monday - timedelta(days=7)
-        return Window(word, start, start + timedelta(days=7))
+        monday = _shift(today, -timedelta(days=today.weekday()))
+        if word.startswith("this"):
+            return _span(word, monday, _shift(monday, 7 * day))
+        return _span(word, _shift(monday, -7 * day), monday)
     if unit == "month":
-        first = today.replace(day=1)
+        year, month = today.year, today.month
         if word.startswith("last"):
-            first = (first - timedelta(days=1)).replace(day=1)
-        return _month(first.year, first.month, word)
-    year = today.year - (word.startswith("last"))
-    return Window(word, datetime(year, 1, 1, tzinfo=UTC), datetime(year + 1, 1, 1, tzinfo=UTC))
+            year, month = (year - 1, 12) if month == 1 else (year, month - 1)
+        return _month(year, month, word)
+    return _year(today.year - word.startswith("last"), word)
 
 
 def _read(kind: str, groups: tuple, text: str, now: datetime) -> Window | None:
@@ -138,8 +168,7 @@ def _read(kind: str, groups: tuple, text: str, now: datetime) -> Window | None:
     if kind == "month":
         return Window(text, month=month(groups[0]))
     if kind == "year":
-        year = int(groups[0])
-        return Window(text, datetime(year, 1, 1, tzinfo=UTC), datetime(year + 1, 1, 1, tzinfo=UTC))
+        return _year(int(groups[0]), text)
     return _relative(groups[0], now)
 
 
