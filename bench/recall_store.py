@@ -227,10 +227,10 @@ def time_embedding(queries: list[tuple[MemoryUser, str]]) -> dict:
     embedder = get_embedder()
     embedder.embed(["warm up"])
     times = []
-    for _, text in queries:
+    for user, text in queries:
         query_cache.clear()
         started = time.perf_counter()
-        embed_query(text, embedder)
+        embed_query(text, embedder, tenant_id=user.tenant_id)
         times.append((time.perf_counter() - started) * 1000)
     return percentiles(times)
 
@@ -239,8 +239,8 @@ def time_recall(
     queries: list[tuple[MemoryUser, str]], modes: list[str], k: int = 10, sources: tuple[str, ...] = ("facts",)
 ) -> dict:
     """Recall latency per mode over `sources` with the query embedding already cached (excluded)."""
-    for _, text in queries:
-        embed_query(text)
+    for user, text in queries:
+        embed_query(text, tenant_id=user.tenant_id)
     # Warm-up: one query per measured user and mode, so the timed queries see
     # the steady state (each user's pages cached once), not 20 cold first reads.
     first: dict[int, tuple[MemoryUser, str]] = {}

@@ -227,11 +227,15 @@ def get_embedder():
 
 
 class _QueryCache:
-    """LRU of query embeddings keyed by (model, text): repeated prompts skip the model."""
+    """LRU of query embeddings keyed by (tenant, model, text): repeated prompts skip the model.
+
+    The tenant is in the key so that no tenant can tell, from a faster answer or any figure,
+    whether another tenant recently asked the same text; for the same reason no one is shown
+    how full the cache is (issue 33, item 9)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._data: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
+        self._data: OrderedDict[tuple[str, str, str], np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, key):
@@ -256,9 +260,10 @@ class _QueryCache:
 query_cache = _QueryCache(size=2048)
 
 
-def embed_query(text: str, embedder=None) -> np.ndarray:
+def embed_query(text: str, embedder=None, *, tenant_id: object) -> np.ndarray:
+    """The query's embedding, from this tenant's cached entries or the model."""
     embedder = embedder or get_embedder()
-    key = (embedder.model_name, text)
+    key = (str(tenant_id), embedder.model_name, text)
     cached = query_cache.get(key)
     if cached is not None:
         return cached
@@ -294,5 +299,4 @@ def embedder_state() -> dict:
         "last_error": state["last_error"],
         "last_error_at": state["last_error_at"],
         "last_ok_at": state["last_ok_at"],
-        "query_cache_size": len(query_cache._data),
     }

@@ -161,7 +161,9 @@ def _gather(plan: _Plan, tables: Tables = FACTS) -> _Lists:
     vector_side = None
     if plan.mode in ("hybrid", "vector") and plan.query.strip():
         try:
-            vector_side = VectorSide(plan.user.pk, embed_query(plan.query, get_embedder()), snapshot, tables)
+            vector_side = VectorSide(
+                plan.user.pk, embed_query(plan.query, get_embedder(), tenant_id=plan.user.tenant_id), snapshot, tables
+            )
             lists.vector = vector_side.top(plan.depth, plan.scan)
         except EmbedderError as exc:
             lists.degraded = True

@@ -1,4 +1,4 @@
-"""The query-embedding cache (recall.embeddings.embed_query): per process, bounded, keyed by model."""
+"""The query-embedding cache (recall.embeddings.embed_query): per process, bounded, keyed by tenant and model."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import numpy as np
 
 from recall import embeddings
 from recall.embeddings import _QueryCache, embed_query, query_cache
+
+TENANT = "00000000-0000-0000-0000-00000000000a"
 
 
 class _Counting:
@@ -23,8 +25,8 @@ class _Counting:
 
 def test_a_repeated_query_is_not_embedded_again(model):
     counting = _Counting(model)
-    first = embed_query("where does the user live?", counting)
-    again = embed_query("where does the user live?", counting)
+    first = embed_query("where does the user live?", counting, tenant_id=TENANT)
+    again = embed_query("where does the user live?", counting, tenant_id=TENANT)
     assert counting.texts == ["where does the user live?"]
     assert again is first
     assert np.array_equal(first, model.embed(["where does the user live?"])[0])
@@ -32,9 +34,9 @@ def test_a_repeated_query_is_not_embedded_again(model):
 
 
 def test_another_model_does_not_reuse_the_vector(model):
-    embed_query("where does the user live?", _Counting(model))
+    embed_query("where does the user live?", _Counting(model), tenant_id=TENANT)
     other = _Counting(model, model_name="another-model")
-    embed_query("where does the user live?", other)
+    embed_query("where does the user live?", other, tenant_id=TENANT)
     assert other.texts == ["where does the user live?"]
     assert len(query_cache._data) == 2
 
@@ -57,7 +59,7 @@ def test_the_process_cache_is_bounded(model, monkeypatch):
     monkeypatch.setattr(embeddings, "query_cache", small)
     counting = _Counting(model)
     for i in range(5):
-        embed_query(f"question {i}", counting)
+        embed_query(f"question {i}", counting, tenant_id=TENANT)
     assert len(small._data) == 3
-    embed_query("question 0", counting)  # evicted, so embedded again
+    embed_query("question 0", counting, tenant_id=TENANT)  # evicted, so embedded again
     assert counting.texts.count("question 0") == 2
