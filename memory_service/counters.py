@@ -56,6 +56,17 @@ class WindowCounters:
         with self._locked(key) as (table, digest, home):
             return self._add(table, digest, home, window_end, now)
 
+    def uncount(self, key: str, now: float | None = None) -> None:
+        """Take back one of `key`'s count in its live window (nothing if the window has ended)."""
+        now = time.time() if now is None else now
+        with self._locked(key) as (table, digest, home):
+            for step in range(PROBES):
+                offset = HEADER.size + (home + step) % self.slots * SLOT.size
+                held, ends, used = SLOT.unpack_from(table, offset)
+                if held == digest and ends > now:
+                    SLOT.pack_into(table, offset, digest, ends, max(used - 1, 0))
+                    return
+
     def peek(self, key: str, now: float | None = None) -> int:
         """`key`'s count in its live window (0 if none), without adding one."""
         now = time.time() if now is None else now

@@ -1,10 +1,12 @@
 """Staff sign-in, throttled: too many wrong passwords for one account, or from one address, stop it.
 
 Failures are counted in the API rate limits' fixed windows (memory_service.ratelimit), so
-every server process sees the same counts. Only failures count: a right password never
-adds to a count, but once a count is full even the right password is refused (HTTP 429)
-until its window ends, without being checked. Settings MEMORY_LOGIN_FAILURES_PER_ACCOUNT
-and MEMORY_LOGIN_FAILURES_PER_ADDRESS; docs/deployment.md.
+every server process sees the same counts. Each attempt is counted before its password is
+checked, in one atomic step, and checked only when its number is within the limit: however
+many arrive at once, at most the limit are checked. Only failures stay counted: a right
+password (and an attempt refused unchecked) is taken back. Once a count is full even the
+right password is refused (HTTP 429) until its window ends, without being checked. Settings
+MEMORY_LOGIN_FAILURES_PER_ACCOUNT and MEMORY_LOGIN_FAILURES_PER_ADDRESS; docs/deployment.md.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import hashlib
 import ipaddress
 import math
 from functools import lru_cache
+from typing import NoReturn
 
 from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
@@ -21,7 +24,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.views.decorators.debug import sensitive_variables
 
-from memory_service.ratelimit import Rate, count_in_window, parse_rate
+from memory_service.ratelimit import Rate, Taken, give_back, parse_rate, take_in_window
 
 THROTTLED = {
     "account": "Too many failed sign-ins for this account; try again in {wait}.",
@@ -39,23 +42,31 @@ class LoginForm(AuthenticationForm):
         username, password = self.cleaned_data.get("username"), self.cleaned_data.get("password")
         if username is None or not password:
             return super().clean()
-        counts = _failure_counts(self.request, username)
-        for scope, name, rate in counts:
-            used, retry_after = count_in_window(name, rate, add=False)
-            if used >= rate.requests:
-                self.retry_after = retry_after
-                wait = math.ceil(retry_after / 60)
-                message = THROTTLED[scope].format(wait=f"{wait} minute{'s' if wait != 1 else ''}")
-                raise ValidationError(message, code="throttled")
+        # This attempt, counted as a failure in every limit before its password is checked.
+        taken: list[Taken] = []
+        failed = False
         try:
-            return super().clean()
-        except ValidationError:
-            # user_cache is set only when the password was right: a right password that is
-            # refused for another reason (inactive; not is_staff, at the admin) is no failure.
-            if self.user_cache is None:
-                for _scope, name, rate in counts:
-                    count_in_window(name, rate)
-            raise
+            for scope, name, rate in _failure_counts(self.request, username):
+                taken.append(take_in_window(name, rate))
+                if taken[-1].used > rate.requests:
+                    self._refuse(scope, taken[-1].retry_after)
+            try:
+                return super().clean()
+            except ValidationError:
+                # user_cache is set only when the password was right: a right password that is
+                # refused for another reason (inactive; not is_staff, at the admin) is no failure.
+                failed = self.user_cache is None
+                raise
+        finally:
+            if not failed:
+                for attempt in taken:
+                    give_back(attempt)
+
+    def _refuse(self, scope: str, retry_after: int) -> NoReturn:
+        self.retry_after = retry_after
+        wait = math.ceil(retry_after / 60)
+        message = THROTTLED[scope].format(wait=f"{wait} minute{'s' if wait != 1 else ''}")
+        raise ValidationError(message, code="throttled")
 
 
 class AdminLoginForm(LoginForm, AdminAuthenticationForm):

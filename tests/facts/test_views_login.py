@@ -7,8 +7,11 @@ a test cannot straddle a reset (except at midnight UTC).
 from __future__ import annotations
 
 import re
+import threading
 
 import pytest
+from django.contrib.auth.backends import ModelBackend
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
@@ -128,3 +131,43 @@ def test_off_turns_the_limits_off(limits, staff):
     for _ in range(4):
         assert _sign_in(client, "ines", WRONG).status_code == 200
     assert _sign_in(client, "ines", PASSWORD).status_code == 302
+
+
+@pytest.mark.django_db(transaction=True)
+def test_parallel_wrong_passwords_past_the_limit_are_refused_unchecked(limits, alice, monkeypatch):
+    """40 wrong passwords at once against a limit of 10: exactly 10 are checked, 30 answer 429.
+    Looking at the count before the (slow, real) password check and adding to it after let
+    every thread that looked before the first one finished through."""
+    limits.MEMORY_LOGIN_FAILURES_PER_ACCOUNT = "10/day"
+    staff_of(alice.tenant, "ines", password=PASSWORD)
+    checked, lock = [], threading.Lock()
+    authenticate = ModelBackend.authenticate
+
+    def counted(self, request, username=None, password=None, **kwargs):
+        with lock:
+            checked.append(username)
+        return authenticate(self, request, username=username, password=password, **kwargs)
+
+    monkeypatch.setattr(ModelBackend, "authenticate", counted)
+    start = threading.Barrier(40)
+    statuses: list[int] = []
+
+    def attempt() -> None:
+        client = Client()
+        try:
+            start.wait()
+            status = _sign_in(client, "ines", WRONG).status_code
+            with lock:
+                statuses.append(status)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=attempt) for _ in range(40)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(checked) == 10, len(checked)
+    assert sorted(statuses) == [200] * 10 + [429] * 30
+    # Only the 10 checked failures stay counted: the account is full, the next try refused.
+    _refused(_sign_in(Client(), "ines", PASSWORD), THROTTLED_ACCOUNT)
