@@ -1,4 +1,5 @@
-"""Forgetting a fact leaves no byte of its words in the database files, whichever door asked:
+"""Forgetting a fact leaves no byte of its words in the database files, nor in the user's export,
+whichever door asked:
 REST (by id and by key), MCP `delete_memory`, mem0's delete and delete-all, and the dashboard's
 forget-key. Each door is driven with its real client against a live server; the files are read
 from a child process (tests/db_files.py), on PostgreSQL the cluster's table and index files after
@@ -26,10 +27,10 @@ def _marker(door: str) -> str:
     return f"zq{door.replace('_', '')}{uuid.uuid4().hex[:10]}7"
 
 
-def _store(live, user_id: str, text: str, key: str) -> str:
+def _store(live, user_id: str, text: str, key: str, entity: str) -> str:
     answer = httpx.post(
         f"{live.base}/api/v1/users/{user_id}/facts",
-        json={"text": text, "key": key},
+        json={"text": text, "key": key, "entities": [entity]},
         headers={"Authorization": f"Bearer {live.alice}"},
         timeout=120,
     )
@@ -118,19 +119,30 @@ DOORS = {
 }
 
 
+def _export(live, user_id: str) -> str:
+    answer = httpx.get(f"{live.base}/api/v1/users/{user_id}/export", headers={"Authorization": f"Bearer {live.alice}"})
+    assert answer.status_code == 200, answer.text
+    return answer.text
+
+
 @pytest.mark.parametrize("door", DOORS)
 def test_a_fact_forgotten_through_any_door_leaves_no_byte_of_its_words_in_the_files(live, door):
     user_id, secret, kept = f"door-{door}", _marker(door), _marker("kept")
+    # The entity it was stored with is its words too (an entity nothing else names goes with it).
+    clinic = _marker("clinic")
     key = f"secret_{door}"
-    fact_id = _store(live, user_id, f"User keeps {secret} in the cellar.", key)
+    fact_id = _store(live, user_id, f"User keeps {secret} in the cellar.", key, f"Zelmorah {clinic} Clinic")
     if door != "mem0_delete_all":
-        _store(live, user_id, f"User grows {kept} in the garden.", "garden")
+        _store(live, user_id, f"User grows {kept} in the garden.", "garden", "Garden")
     assert _found(_files(live), secret), "the words were not written, so their absence would prove nothing"
+    assert _found(_files(live), clinic) and clinic in _export(live, user_id)
 
     DOORS[door](live, user_id, fact_id, key)
 
     files = _files(live)
-    assert _found(files, secret) == [], f"forgotten words still in {_found(files, secret)}"
+    for word in (secret, clinic):
+        assert _found(files, word) == [], f"forgotten words still in {_found(files, word)}"
+        assert word not in _export(live, user_id)
     if door != "mem0_delete_all":
         assert _found(files, kept), "the user's other fact went too"
     history = httpx.get(
