@@ -1,10 +1,12 @@
-"""System checks for the process as a whole: which SQLite build serves it, and where erasures are journaled."""
+"""System checks for the process as a whole: which SQLite build serves it, where erasures are journaled,
+and whether PostgreSQL's client programs can back up its server."""
 
 from __future__ import annotations
 
 from django.core.checks import Error, Warning, register
 from django.db.backends.sqlite3.base import Database  # type: ignore[attr-defined]  # the driver module Django loaded
 
+from memory_service.db import pg_tools
 from memory_service.db.journal import POSTGRESQL_SCHEMES, SQLITE_SCHEME
 from memory_service.sqlite_driver import known_problem
 
@@ -61,4 +63,33 @@ def erasure_journal_warnings(engine: str, journal: str) -> list[Error | Warning]
             "SILENCED_SYSTEM_CHECKS=memory_service.W001 stops this warning.",
             id="memory_service.W001",
         )
+    ]
+
+
+@register()
+def check_pg_client_programs(app_configs=None, **kwargs):
+    # PostgreSQL only: two `--version` runs and the server's version, on a connection of
+    # the check's own (docs/deployment.md, "Backups and restore").
+    import psycopg
+    from django.conf import settings
+
+    if settings.DATABASE_ENGINE != "postgresql":
+        return []
+    try:
+        version = pg_tools.server_version_num()
+    except psycopg.Error:
+        return []  # an unreachable server is not this check's to report
+    return pg_client_warnings(pg_tools.problems(pg_tools.server_major(version)))
+
+
+def pg_client_warnings(problems: list[str]) -> list[Warning]:
+    return [
+        Warning(
+            problem,
+            hint="Install PostgreSQL's client programs of the server's major version or newer and point "
+            "MEMORY_PG_DUMP / MEMORY_PG_RESTORE at them (e.g. /usr/lib/postgresql/16/bin/pg_dump); on hosts "
+            "that never back up or restore, SILENCED_SYSTEM_CHECKS=memory_service.W002 stops this warning.",
+            id="memory_service.W002",
+        )
+        for problem in problems
     ]
