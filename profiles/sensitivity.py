@@ -18,6 +18,7 @@ audit.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from facts.models import Category
 
@@ -247,12 +248,18 @@ def _words(text: str) -> set[str]:
     return {w[:-1] if w.endswith("s") and not w.endswith("ss") and len(w) > 3 else w for w in words} - _COMMON
 
 
+@lru_cache(maxsize=4096)
+def _fact_words(key: str, text: str) -> frozenset[str]:
+    # Cached: every quoted turn of every block is compared with the same few facts.
+    return frozenset(_words(f"{key} {text}"))
+
+
 def episode_ties(episode: dict, sensitive: list[dict]) -> list[dict]:
     """The sensitive facts a quoted turn is about: those it produced, and those whose telling words
     (text and key) it repeats: "it was penicillin, not shellfish" is about the shellfish allergy."""
     said = _words(episode["text"])
     produced = set(episode.get("produced") or ())
-    return [f for f in sensitive if f["id"] in produced or said & _words(f"{f['key']} {f['text']}")]
+    return [f for f in sensitive if f["id"] in produced or said & _fact_words(f.get("key") or "", f["text"])]
 
 
 def text_categories(text: str) -> set[str]:
