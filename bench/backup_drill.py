@@ -163,6 +163,8 @@ def restore_into(backup: Path, fresh: Path) -> dict:
         "DATABASE_URL": f"sqlite:///{fresh / 'memory.sqlite3'}",
         "MEMORY_VAR_DIR": str(fresh),
         "MEMORY_ERASURE_JOURNAL": str(settings.MEMORY_ERASURE_JOURNAL),
+        # The live service's key: it signed the manifest and keys the journal (a fresh var/ would make another).
+        "SECRET_KEY": settings.SECRET_KEY,
     }
     seconds, printed = manage(["restore", str(backup)], env)
     return {"process_seconds": seconds, "printed": printed}

@@ -25,6 +25,18 @@ def private_folder(path: Path) -> None:
     _tighten(path, FOLDER_MODE)
 
 
+def private_new_folders(path: Path) -> None:
+    """Create `path` and whichever of its parents do not exist yet, each 0700; a folder that
+    already exists keeps its mode (a backup into /tmp/x must not make /tmp private)."""
+    missing = [folder for folder in (path, *path.parents) if not folder.exists()]
+    for folder in reversed(missing):
+        try:
+            folder.mkdir(mode=FOLDER_MODE)
+        except FileExistsError:
+            continue  # made meanwhile by another process: not ours to change
+        folder.chmod(FOLDER_MODE)  # exactly 0700, whatever the umask took away
+
+
 def private_database(path: Path) -> None:
     """Create the database file 0600 if it does not exist yet, and narrow the mode of an
     existing one and its companions (an install from before this rule)."""

@@ -1,18 +1,28 @@
 """What a backup folder holds and how a restore knows it is whole (docs/deployment.md,
-"Backups and restore"): `manifest.json` beside the copy, written last."""
+"Backups and restore"): `manifest.json` beside the copy, written last.
+
+The manifest is signed (an HMAC under a key derived from SECRET_KEY, which no backup holds):
+whoever can change a backup folder could otherwise move its `journal_seq` past every later
+erasure and have a restore bring the erased back.
+"""
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from django.conf import settings
+from django.utils.crypto import salted_hmac
+
 from memory_service.private_files import private_text
 
 FORMAT = "memory-service-backup/1"
 NAME = "manifest.json"
+_SIGNING_SALT = "memory_service.backup.manifest"
 
 
 class Damaged(Exception):
@@ -30,10 +40,19 @@ class Manifest:
     seconds: float = 0.0
     journal_id: str = ""
     format: str = FORMAT
+    # Empty in a backup taken before manifests were signed.
+    signature: str = ""
 
     def write(self, folder: Path) -> None:
+        fields = asdict(self)
+        fields.pop("signature")
+        self.signature = _sign(fields, settings.SECRET_KEY)
         # Table names and counts only, but private like everything else in the folder.
-        private_text(folder / NAME, json.dumps(asdict(self), indent=2, sort_keys=True))
+        private_text(folder / NAME, json.dumps({**fields, "signature": self.signature}, indent=2, sort_keys=True))
+
+    @property
+    def signed(self) -> bool:
+        return bool(self.signature)
 
     @property
     def facts(self) -> int:
@@ -77,9 +96,29 @@ def read(folder: Path) -> Manifest:
         raise Damaged(f"{path} cannot be read: {exc}") from exc
     if manifest.format != FORMAT:
         raise Damaged(f"{path} has format {manifest.format!r}; this version reads {FORMAT!r}.")
+    if manifest.signed:
+        _check_signature(path, raw)
     for name, expected in manifest.files.items():
         _check_file(folder / name, expected)
     return manifest
+
+
+def _sign(fields: dict, secret: str | bytes) -> str:
+    body = json.dumps(fields, sort_keys=True, separators=(",", ":"))
+    return salted_hmac(_SIGNING_SALT, body, secret=secret, algorithm="sha256").hexdigest()
+
+
+def _check_signature(path: Path, raw: dict) -> None:
+    fields = {name: value for name, value in raw.items() if name != "signature"}
+    # SECRET_KEY_FALLBACKS: a backup signed before the key was rotated.
+    for secret in [settings.SECRET_KEY, *settings.SECRET_KEY_FALLBACKS]:
+        if hmac.compare_digest(_sign(fields, secret), str(raw["signature"])):
+            return
+    raise Damaged(
+        f"{path} does not match its signature: it was changed after the backup was taken, or signed under "
+        "another SECRET_KEY (give this service the SECRET_KEY of the one that took it, or list that key in "
+        "SECRET_KEY_FALLBACKS)."
+    )
 
 
 def _check_file(path: Path, expected: dict) -> None:

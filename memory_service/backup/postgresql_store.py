@@ -4,21 +4,36 @@ The row counts of the manifest come from the same snapshot pg_dump copies: a rep
 transaction exports its snapshot, pg_dump reads through it (--snapshot) while the
 transaction counts. The password reaches the programs through their environment, never
 their command line (which `ps` shows to every user of the host).
+
+A restore loads the dump into a new database (`new_database`), checks it and re-applies the
+erasure journal there, and only then swaps it in by renaming (`swap_in`): the live database
+is untouched until that one transaction, and a failure before it only drops the new one.
+CREATE, RENAME and DROP DATABASE cannot run on a connection to the database they name, so
+they go through the server's maintenance database (`postgres`, else `template1`).
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
+import psycopg
 from django.conf import settings
 from django.db import connection, transaction
+from psycopg import sql
 
 from memory_service.backup.manifest import Damaged
 from memory_service.db.postgresql_urls import connect_kwargs
 
+logger = logging.getLogger(__name__)
+
 FILE = "database.pgdump"
+# PostgreSQL's longest name (NAMEDATALEN - 1), in bytes.
+_NAME_BYTES = 63
 
 
 class ProgramFailed(Exception):
@@ -87,10 +102,91 @@ def check_dump(path: Path) -> None:
         raise Damaged(f"{path.name} cannot be read by pg_restore: {exc}") from exc
 
 
-def load(path: Path) -> None:
-    """Replace the database's contents with the dump's, in one transaction."""
+def load(path: Path, database: str) -> None:
+    """Load the dump into `database` (new and empty), in one transaction."""
+    restore = [settings.MEMORY_PG_RESTORE, "--no-owner", "--no-privileges", "--exit-on-error"]
+    _run([*restore, "--single-transaction", f"--dbname={database}", str(path)])
+
+
+def _live() -> str:
+    return str(connection.settings_dict["NAME"])
+
+
+def _beside(live: str, what: str) -> str:
+    suffix = f"_{what}_{os.getpid()}"
+    return live.encode()[: _NAME_BYTES - len(suffix)].decode(errors="ignore") + suffix
+
+
+@contextlib.contextmanager
+def _maintenance() -> Iterator[psycopg.Connection]:
+    failure: Exception | None = None
+    for name in ("postgres", "template1"):
+        try:
+            conn = psycopg.connect(**connect_kwargs(connection.settings_dict, name), autocommit=True)
+        except psycopg.OperationalError as exc:
+            failure = exc
+            continue
+        with conn:
+            yield conn
+        return
+    raise ProgramFailed(f"Cannot reach the server's maintenance database (postgres or template1): {failure}")
+
+
+@contextlib.contextmanager
+def new_database() -> Iterator[str]:
+    """A new, empty database beside the live one, with its encoding, collation and owner;
+    dropped again unless the block swapped it in."""
+    name = _beside(_live(), "restoring")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_encoding_to_char(encoding), datcollate, datctype, pg_get_userbyid(datdba), "
+            "pg_has_role(current_user, datdba, 'MEMBER') FROM pg_database WHERE datname = current_database()"
+        )
+        encoding, collate, ctype, owner, may_own = cursor.fetchone()
     connection.close()
-    restore = [settings.MEMORY_PG_RESTORE, "--clean", "--if-exists", "--no-owner", "--no-privileges"]
-    _run(
-        [*restore, "--single-transaction", f"--dbname={connect_kwargs(connection.settings_dict)['dbname']}", str(path)]
-    )
+    create = "CREATE DATABASE {} TEMPLATE template0 ENCODING {} LC_COLLATE {} LC_CTYPE {}"
+    parts = [sql.Identifier(name), sql.Literal(encoding), sql.Literal(collate), sql.Literal(ctype)]
+    if may_own:
+        create += " OWNER {}"
+        parts.append(sql.Identifier(owner))
+    with _maintenance() as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name)))
+        conn.execute(sql.SQL(create).format(*parts))
+    try:
+        yield name
+    except BaseException:
+        connection.close()
+        with _maintenance() as conn:
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        raise
+
+
+@contextlib.contextmanager
+def connection_on(database: str) -> Iterator[None]:
+    """This thread's default connection on another database of the same server."""
+    original = connection.settings_dict["NAME"]
+    connection.close()
+    connection.settings_dict["NAME"] = database
+    try:
+        yield
+    finally:
+        connection.close()
+        connection.settings_dict["NAME"] = original
+
+
+def swap_in(database: str) -> None:
+    """Give `database` the live database's name in one transaction, then drop the old one."""
+    live = _live()
+    old = _beside(live, "replaced")
+    connection.close()
+    with _maintenance() as conn:
+        with conn.transaction():
+            conn.execute(sql.SQL("ALTER DATABASE {} RENAME TO {}").format(sql.Identifier(live), sql.Identifier(old)))
+            conn.execute(
+                sql.SQL("ALTER DATABASE {} RENAME TO {}").format(sql.Identifier(database), sql.Identifier(live))
+            )
+        try:
+            conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(old)))
+        except psycopg.Error:
+            # The restore is done; the old contents stay in a database of their own until dropped.
+            logger.error("Restored, but could not drop the replaced database %s: drop it by hand.", old, exc_info=True)

@@ -6,7 +6,11 @@ A backup is a folder: the copy (`database.sqlite3` or `database.pgdump`) and
 journal's position). It is written under a hidden name and renamed into place once whole,
 so a folder with that name is always complete. A restore checks the manifest and the copy,
 brings the copy's schema up to this code's, re-applies every erasure journaled after the
-backup (memory_service/db/journal.py), and only then puts it in place.
+backup (memory_service/db/journal.py), and only then puts it in place: on SQLite by
+renaming the file over the live one, on PostgreSQL by renaming a new database over the live
+one. Everything that can refuse (the manifest's signature, the checksums, the journal) is
+read before the live store is touched, so a restore either finishes with every later
+erasure re-applied or changes nothing.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from memory_service.backup import postgresql_store, sqlite_store
 from memory_service.backup.manifest import Damaged, Manifest
 from memory_service.db import in_use, journal
 from memory_service.db.scrub import wal_checkpoint
-from memory_service.private_files import private_database, private_folder
+from memory_service.private_files import private_database, private_new_folders
 
 logger = logging.getLogger(__name__)
 
@@ -68,9 +72,10 @@ def take(folder: Path, progress: Callable[[str], None] | None = None) -> Manifes
     """Write a whole backup to `folder`, which must not exist yet."""
     if folder.exists():
         raise FileExistsError(f"{folder} already exists; give a new folder (or none, for a dated one).")
-    private_folder(folder.parent)
+    # Only what this creates is made private: an existing parent (/tmp, 1777) keeps its mode.
+    private_new_folders(folder.parent)
     partial = folder.parent / f".{folder.name}.partial-{os.getpid()}"
-    private_folder(partial)
+    private_new_folders(partial)
     try:
         manifest = _fill(partial, progress)
         _step(progress, "manifest")
@@ -131,15 +136,17 @@ def prune(keep: int) -> list[Path]:
 # --- Restore --------------------------------------------------------------------------
 
 
-def restore(folder: Path, progress: Callable[[str], None] | None = None) -> Restored:
+def restore(folder: Path, progress: Callable[[str], None] | None = None, *, accept_unsigned: bool = False) -> Restored:
     started = time.monotonic()
     _step(progress, "check the backup")
     manifest = manifests.read(folder)
-    _refuse_unless_compatible(manifest)
+    _refuse_unless_compatible(manifest, accept_unsigned)
+    _step(progress, "read the erasure journal")
+    entries = _read_journal(manifest)
     if settings.DATABASE_ENGINE == "sqlite":
-        migrated, replayed = _restore_sqlite(folder, manifest, progress)
+        migrated, replayed = _restore_sqlite(folder, manifest, entries, progress)
     else:
-        migrated, replayed = _restore_postgresql(folder, manifest, progress)
+        migrated, replayed = _restore_postgresql(folder, manifest, entries, progress)
     return Restored(manifest, migrated, replayed, round(time.monotonic() - started, 3))
 
 
@@ -148,7 +155,13 @@ def _code_migrations() -> frozenset[tuple[str, str]]:
     return frozenset(MigrationLoader(None, ignore_no_migrations=True).disk_migrations)
 
 
-def _refuse_unless_compatible(manifest: Manifest) -> None:
+def _refuse_unless_compatible(manifest: Manifest, accept_unsigned: bool) -> None:
+    if not manifest.signed and not accept_unsigned:
+        raise Refused(
+            "The backup's manifest is not signed (taken by a version from before backups were signed), so "
+            "nothing vouches for the journal position it notes. Run restore again with --accept-unsigned to "
+            "restore it anyway: every entry of the erasure journal is then re-applied."
+        )
     if manifest.engine != settings.DATABASE_ENGINE:
         raise Refused(
             f"The backup is of a {manifest.engine} store and this service runs on {settings.DATABASE_ENGINE}; "
@@ -166,7 +179,7 @@ def _is_behind(manifest: Manifest) -> bool:
     return bool(_code_migrations() - manifest.migration_keys)
 
 
-def _bring_up_to_date(manifest: Manifest, progress) -> tuple[bool, Counter]:
+def _bring_up_to_date(manifest: Manifest, entries: list[journal.Entry], progress) -> tuple[bool, Counter]:
     """On the restored copy (the default connection points at it): migrate, re-apply erasures,
     re-index what they touched."""
     from facts.erasure_replay import replay
@@ -176,7 +189,6 @@ def _bring_up_to_date(manifest: Manifest, progress) -> tuple[bool, Counter]:
     if migrated:
         _step(progress, "migrate")
         call_command("migrate", interactive=False, verbosity=0, skip_checks=True)
-    entries = _entries_to_replay(manifest)
     _step(progress, f"re-apply {len(entries)} erasures")
     replayed = replay(entries)
     # Facts that shared a turn with a forgotten one are indexed again without its words.
@@ -184,7 +196,20 @@ def _bring_up_to_date(manifest: Manifest, progress) -> tuple[bool, Counter]:
     return migrated, replayed
 
 
+def _read_journal(manifest: Manifest) -> list[journal.Entry]:
+    """The entries to re-apply, read before anything changes: a journal that cannot be read
+    (or not with this service's keys) stops the restore here."""
+    try:
+        journal.check_keys()
+        return _entries_to_replay(manifest)
+    except (journal.Unreachable, journal.KeyMissing) as exc:
+        raise Refused(str(exc)) from exc
+
+
 def _entries_to_replay(manifest: Manifest) -> list[journal.Entry]:
+    if not manifest.signed:
+        # Nothing vouches for its numbers or its time: every entry (re-applying one is harmless).
+        return journal.entries_after(0)
     if manifest.journal_id == journal.identity():
         return journal.entries_after(manifest.journal_seq)
     # Another journal than the backup noted (made afresh, or another host's): its numbers
@@ -195,7 +220,7 @@ def _entries_to_replay(manifest: Manifest) -> list[journal.Entry]:
     return journal.entries_since(manifest.taken_at)
 
 
-def _restore_sqlite(folder: Path, manifest: Manifest, progress) -> tuple[bool, Counter]:
+def _restore_sqlite(folder: Path, manifest: Manifest, entries: list[journal.Entry], progress) -> tuple[bool, Counter]:
     live = sqlite_store.live_path()
     connection.close()
     with in_use.exclusive(str(live)):
@@ -207,7 +232,7 @@ def _restore_sqlite(folder: Path, manifest: Manifest, progress) -> tuple[bool, C
             sqlite_store.check_integrity(work)
             _compare_counts(manifest, sqlite_store.row_counts(work))
             with sqlite_store.connection_on(work):
-                result = _bring_up_to_date(manifest, progress)
+                result = _bring_up_to_date(manifest, entries, progress)
                 wal_checkpoint()
             _step(progress, "put in place")
             sqlite_store.put_in_place(work, live)
@@ -217,18 +242,32 @@ def _restore_sqlite(folder: Path, manifest: Manifest, progress) -> tuple[bool, C
     return result
 
 
-def _restore_postgresql(folder: Path, manifest: Manifest, progress) -> tuple[bool, Counter]:
+def _restore_postgresql(
+    folder: Path, manifest: Manifest, entries: list[journal.Entry], progress
+) -> tuple[bool, Counter]:
+    """Load into a new database, check and bring it up to date there, then swap it in by name:
+    until the swap the live database is untouched, and any failure drops the new one."""
     dump = folder / postgresql_store.FILE
     postgresql_store.check_dump(dump)
+    _refuse_if_others_connected()
+    with postgresql_store.new_database() as scratch:
+        _step(progress, f"load (pg_restore) into {scratch}")
+        postgresql_store.load(dump, scratch)
+        with postgresql_store.connection_on(scratch):
+            _compare_counts(manifest, postgresql_store.table_counts())
+            result = _bring_up_to_date(manifest, entries, progress)
+        _step(progress, "swap it in")
+        _refuse_if_others_connected()
+        postgresql_store.swap_in(scratch)
+    return result
+
+
+def _refuse_if_others_connected() -> None:
     if n := postgresql_store.others_connected():
         raise Refused(
             f"{n} other connection(s) use this database (the web servers, workers or a manage.py command): "
             "stop them and run restore again."
         )
-    _step(progress, "load (pg_restore)")
-    postgresql_store.load(dump)
-    _compare_counts(manifest, postgresql_store.table_counts())
-    return _bring_up_to_date(manifest, progress)
 
 
 def _compare_counts(manifest: Manifest, found: dict[str, int]) -> None:

@@ -9,11 +9,17 @@ var/erasure-journal.sqlite3, or a postgresql:// URL that every host reaches). `r
 re-applies every entry made after its backup was taken (facts/erasure_replay.py).
 
 An entry holds no personal data: the tenant id, the user's primary key and a keyed hash
-of their external id (so a restore can check the row is the same person; the key is
-generated with the journal and never leaves it), the forgotten facts' uuids, the
-receipt's id, the time. Entries are written once the erasure has committed
-(`transaction.on_commit`): a backup notes the journal's last entry BEFORE it takes its
-snapshot, so an erasure that commits after the snapshot always gets a later number.
+of their external id (so a restore can check the row is the same person), the forgotten
+facts' uuids, the receipt's id, the time. The hash's key is derived from SECRET_KEY and
+is never stored in the journal, so the journal alone cannot confirm that a given person
+was erased; the journal keeps only a short check value of each key it was written with,
+so a restore without that key stops instead of silently failing to match anyone.
+A journal from before this rule held its own key: the first connection moves it out
+(kept only wrapped under the current key) and drops the table (`_move_legacy_key`).
+
+Entries are written once the erasure has committed (`transaction.on_commit`): a backup
+notes the journal's last entry BEFORE it takes its snapshot, so an erasure that commits
+after the snapshot always gets a later number.
 """
 
 from __future__ import annotations
@@ -34,8 +40,10 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.crypto import salted_hmac
 
 from memory_service.private_files import private_database
+from memory_service.redact import mask_url
 
 logger = logging.getLogger(__name__)
 
@@ -46,15 +54,22 @@ _SCHEMA = {
         "CREATE TABLE IF NOT EXISTS erasure_journal (seq INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, "
         "tenant_id TEXT NOT NULL, user_pk BIGINT, user_key TEXT NOT NULL DEFAULT '', receipt_id BIGINT, "
         "fact_uuids TEXT NOT NULL DEFAULT '[]', recorded_at TEXT NOT NULL)",
-        "CREATE TABLE IF NOT EXISTS erasure_journal_key (id INTEGER PRIMARY KEY, secret TEXT NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS erasure_journal_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
     ),
     "postgresql": (
         "CREATE TABLE IF NOT EXISTS erasure_journal (seq BIGSERIAL PRIMARY KEY, kind TEXT NOT NULL, "
         "tenant_id TEXT NOT NULL, user_pk BIGINT, user_key TEXT NOT NULL DEFAULT '', receipt_id BIGINT, "
         "fact_uuids TEXT NOT NULL DEFAULT '[]', recorded_at TEXT NOT NULL)",
-        "CREATE TABLE IF NOT EXISTS erasure_journal_key (id INTEGER PRIMARY KEY, secret TEXT NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS erasure_journal_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
     ),
 }
+# Where a journal from before the key moved out kept it (dropped once moved).
+_LEGACY_KEY_TABLE = {
+    "sqlite": "SELECT name FROM sqlite_schema WHERE type = 'table' AND name = 'erasure_journal_key'",
+    "postgresql": "SELECT 1 FROM pg_tables WHERE tablename = 'erasure_journal_key' AND schemaname = current_schema()",
+}
+_WRITE_LOCK = {"sqlite": "BEGIN IMMEDIATE", "postgresql": "SELECT pg_advisory_xact_lock(7330033)"}
+_KEY_SALT = "memory_service.erasure-journal"
 _COLUMNS = "seq, kind, tenant_id, user_pk, user_key, receipt_id, fact_uuids, recorded_at"
 
 # Set while a restore re-applies entries (those erasures are already in the journal) and
@@ -87,16 +102,36 @@ def _engine(where: str) -> str:
     return "postgresql" if where.startswith(POSTGRESQL_SCHEMES) else "sqlite"
 
 
+class Unreachable(Exception):
+    """The journal cannot be opened: a restore must not go ahead without it."""
+
+
+class KeyMissing(Exception):
+    """The journal holds entries keyed under a SECRET_KEY this process does not have."""
+
+
 @contextlib.contextmanager
 def _connect(where: str | None = None) -> Iterator[tuple[object, str]]:
     """A DB-API connection to the journal (created on first use) and its placeholder."""
     where = where or location()
-    if _engine(where) == "postgresql":
-        import psycopg
+    conn, mark = _open(where)
+    try:
+        cursor = conn.cursor()  # type: ignore[attr-defined]
+        for statement in _SCHEMA[_engine(where)]:
+            cursor.execute(statement)
+        _move_legacy_key(conn, mark, _engine(where))
+        yield conn, mark
+        conn.commit()  # type: ignore[attr-defined]
+    finally:
+        conn.close()  # type: ignore[attr-defined]
 
-        conn: object = psycopg.connect(where, autocommit=False)
-        mark = "%s"
-    else:
+
+def _open(where: str) -> tuple[object, str]:
+    try:
+        if _engine(where) == "postgresql":
+            import psycopg
+
+            return psycopg.connect(where, autocommit=False), "%s"
         import sqlite3  # sqlean, installed as sqlite3 by memory_service.sqlite_driver
 
         path = Path(where.removeprefix(SQLITE_SCHEME))
@@ -104,38 +139,118 @@ def _connect(where: str | None = None) -> Iterator[tuple[object, str]]:
         private_database(path)
         conn = sqlite3.connect(str(path), timeout=30)
         conn.execute("PRAGMA synchronous=FULL")
-        mark = "?"
-    try:
-        cursor = conn.cursor()  # type: ignore[attr-defined]
-        for statement in _SCHEMA[_engine(where)]:
-            cursor.execute(statement)
-        yield conn, mark
-        conn.commit()  # type: ignore[attr-defined]
-    finally:
-        conn.close()  # type: ignore[attr-defined]
+        # What is deleted (a key moved out) is overwritten, not left in free pages.
+        conn.execute("PRAGMA secure_delete=ON")
+        return conn, "?"
+    except Exception as exc:
+        raise Unreachable(f"The erasure journal ({mask_url(where)}) cannot be opened: {exc}") from exc
 
 
-def _secret(conn, mark: str) -> bytes:
+# --- Keys -----------------------------------------------------------------------------
+
+
+def _keys() -> list[bytes]:
+    """This process's key (from SECRET_KEY) first, then those of SECRET_KEY_FALLBACKS."""
+    secrets_ = [settings.SECRET_KEY, *settings.SECRET_KEY_FALLBACKS]
+    return [salted_hmac(_KEY_SALT, "user key", secret=s, algorithm="sha256").digest() for s in secrets_]
+
+
+def _check_of(key: bytes) -> str:
+    """A short value naming a key; it confirms nothing about anyone's id."""
+    return hmac.new(key, b"erasure journal key check", hashlib.sha256).hexdigest()[:16]
+
+
+def _wrapping(key: bytes) -> bytes:
+    return hmac.new(key, b"erasure journal legacy key", hashlib.sha256).digest()
+
+
+def _xor(a: bytes, b: bytes) -> bytes:
+    return bytes(x ^ y for x, y in zip(a, b, strict=True))
+
+
+def _note_key(cursor, mark: str, key: bytes) -> None:
+    cursor.execute(
+        f"INSERT INTO erasure_journal_meta (name, value) VALUES ({mark}, '') ON CONFLICT (name) DO NOTHING",
+        [f"key {_check_of(key)}"],
+    )
+
+
+def _meta(cursor, mark: str, name: str) -> str | None:
+    cursor.execute(f"SELECT value FROM erasure_journal_meta WHERE name = {mark}", [name])
+    row = cursor.fetchone()
+    return None if row is None else str(row[0])
+
+
+def _move_legacy_key(conn, mark: str, engine: str) -> None:
+    """A journal written before the key left it: keep its name (identity) and its key, the
+    latter only wrapped under this process's key (its entries' hashes need it), then drop it."""
     cursor = conn.cursor()
+    cursor.execute(_LEGACY_KEY_TABLE[engine])
+    if cursor.fetchone() is None:
+        return
+    # Two processes may find it at once: the second waits, then finds it gone.
+    cursor.execute(_WRITE_LOCK[engine])
+    cursor.execute(_LEGACY_KEY_TABLE[engine])
+    if cursor.fetchone() is None:
+        return
     cursor.execute("SELECT secret FROM erasure_journal_key WHERE id = 1")
-    if (row := cursor.fetchone()) is None:
-        # Made once, with the journal; of two processes making it at once the first one wins.
-        cursor.execute(
-            f"INSERT INTO erasure_journal_key (id, secret) VALUES (1, {mark}) ON CONFLICT (id) DO NOTHING",
-            [secrets.token_hex(32)],
-        )
-        cursor.execute("SELECT secret FROM erasure_journal_key WHERE id = 1")
-        row = cursor.fetchone()
-    return bytes.fromhex(row[0])
+    if (row := cursor.fetchone()) is not None:
+        legacy, key = bytes.fromhex(row[0]), _keys()[0]
+        legacy_entry = {"wrapped": _xor(legacy, _wrapping(key)).hex(), "check": _legacy_check(legacy)}
+        insert = f"INSERT INTO erasure_journal_meta (name, value) VALUES ({mark}, {mark}) ON CONFLICT (name) DO NOTHING"
+        cursor.execute(insert, ["identity", _identity_of(legacy)])
+        cursor.execute(insert, ["legacy", json.dumps(legacy_entry)])
+        _note_key(cursor, mark, key)
+    cursor.execute("DROP TABLE erasure_journal_key")
+    logger.warning(
+        "Moved the erasure journal's key out of the journal (it now derives from SECRET_KEY; "
+        "docs/deployment.md, 'Backups and restore')."
+    )
 
 
-def user_key(conn, mark: str, *, tenant_id: object, external_id: str) -> str:
-    return hmac.new(_secret(conn, mark), f"{tenant_id}:{external_id}".encode(), hashlib.sha256).hexdigest()
+def _legacy_check(legacy: bytes) -> str:
+    return hashlib.sha256(b"legacy key check:" + legacy).hexdigest()[:16]
+
+
+def _identity_of(legacy: bytes) -> str:
+    # How identity() named a journal while it held its key: a backup noted this.
+    return hashlib.sha256(b"journal:" + legacy).hexdigest()[:16]
+
+
+def _legacy_keys(cursor, mark: str) -> list[bytes]:
+    if (value := _meta(cursor, mark, "legacy")) is None:
+        return []
+    stored = json.loads(value)
+    for key in _keys():
+        legacy = _xor(bytes.fromhex(stored["wrapped"]), _wrapping(key))
+        if _legacy_check(legacy) == stored["check"]:
+            return [legacy]
+    return []
+
+
+def _user_hash(key: bytes, tenant_id: object, external_id: str) -> str:
+    return hmac.new(key, f"{tenant_id}:{external_id}".encode(), hashlib.sha256).hexdigest()
 
 
 def matches_user(*, tenant_id: object, external_id: str, key: str, where: str | None = None) -> bool:
     with _connect(where) as (conn, mark):
-        return hmac.compare_digest(user_key(conn, mark, tenant_id=tenant_id, external_id=external_id), key)
+        keys = [*_keys(), *_legacy_keys(conn.cursor(), mark)]  # type: ignore[attr-defined]
+    return any(hmac.compare_digest(_user_hash(k, tenant_id, external_id), key) for k in keys)
+
+
+def check_keys(where: str | None = None) -> None:
+    """KeyMissing unless this process has every key the journal's entries were written under."""
+    with _connect(where) as (conn, _mark):
+        cursor = conn.cursor()  # type: ignore[attr-defined]
+        cursor.execute("SELECT name FROM erasure_journal_meta WHERE name LIKE 'key %' ORDER BY name")
+        recorded = {row[0].removeprefix("key ") for row in cursor.fetchall()}
+    missing = recorded - {_check_of(key) for key in _keys()}
+    if missing:
+        raise KeyMissing(
+            f"The erasure journal holds entries written under a SECRET_KEY this service does not have "
+            f"(key checks {sorted(missing)}): without it a restore cannot tell which users were erased. "
+            "Set SECRET_KEY to that key, or list it in SECRET_KEY_FALLBACKS, and run restore again."
+        )
 
 
 @contextlib.contextmanager
@@ -176,12 +291,15 @@ def _append(
     fact_uuids: tuple[str, ...] = (),
 ) -> None:
     try:
+        key = _keys()[0]
+        user_hash = _user_hash(key, tenant_id, external_id) if external_id else ""
         with _connect() as (conn, mark):
-            key = user_key(conn, mark, tenant_id=tenant_id, external_id=external_id) if external_id else ""
-            conn.cursor().execute(  # type: ignore[attr-defined]
+            cursor = conn.cursor()  # type: ignore[attr-defined]
+            _note_key(cursor, mark, key)
+            cursor.execute(
                 "INSERT INTO erasure_journal (kind, tenant_id, user_pk, user_key, receipt_id, fact_uuids, recorded_at)"
                 f" VALUES ({', '.join([mark] * 7)})",
-                [kind, str(tenant_id), user_pk, key, receipt_id, json.dumps(list(fact_uuids)), _now()],
+                [kind, str(tenant_id), user_pk, user_hash, receipt_id, json.dumps(list(fact_uuids)), _now()],
             )
     except Exception:
         # The erasure has committed and stands; only a restore of an older backup could
@@ -204,7 +322,16 @@ def _now() -> str:
 def identity(where: str | None = None) -> str:
     """Names this journal: a journal made afresh (a lost file, another host's) has another."""
     with _connect(where) as (conn, mark):
-        return hashlib.sha256(b"journal:" + _secret(conn, mark)).hexdigest()[:16]
+        cursor = conn.cursor()  # type: ignore[attr-defined]
+        if (name := _meta(cursor, mark, "identity")) is None:
+            # Made once, with the journal; of two processes making it at once the first one wins.
+            cursor.execute(
+                f"INSERT INTO erasure_journal_meta (name, value) VALUES ('identity', {mark}) "
+                "ON CONFLICT (name) DO NOTHING",
+                [secrets.token_hex(8)],
+            )
+            name = _meta(cursor, mark, "identity")
+        return str(name)
 
 
 def entries_since(moment: str, where: str | None = None) -> list[Entry]:

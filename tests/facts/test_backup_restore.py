@@ -14,6 +14,7 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.db import connection
 from django.utils import timezone
@@ -291,6 +292,8 @@ def test_restore_as_a_command_into_a_fresh_folder_re_applies_an_erase_there(alic
         DATABASE_URL=f"sqlite:///{fresh / 'memory.sqlite3'}",
         MEMORY_VAR_DIR=str(fresh),
         MEMORY_ERASURE_JOURNAL=journal.location(),
+        # The new host is given the old one's key: it checks the manifest's signature and keys the journal.
+        SECRET_KEY=settings.SECRET_KEY,
     )
 
     assert "re-applied: 1 user" in manage(["restore", str(folder)], env)

@@ -1,22 +1,27 @@
 """Backup and restore on PostgreSQL (pg_dump / pg_restore of the same build, tests/on_postgres.py):
-what was erased after the backup stays erased, in the rows and in the table files."""
+what was erased after the backup stays erased, in the rows and in the table files; and a
+restore that cannot finish (no journal, a copy that does not match its manifest) leaves the
+live database as it was, because it loads into a new database and swaps only at the end."""
 
 from __future__ import annotations
 
 import uuid
 
+import psycopg
 import pytest
+from django.core.management import CommandError
 from django.db import connection
 
 from facts import privacy
-from facts.models import MemoryUser
+from facts.models import MemoryUser, Tenant
 from memory_service import checks
 from memory_service.backup import manifest as manifests
 from memory_service.db import journal
 from memory_service.db.postgresql_urls import url_of
 from tests.db_files import postgres_data_files
 from tests.facts.dashboard_helpers import seed_everything
-from tests.facts.test_backup_restore import STAFF, erase_after_a_backup_then_restore
+from tests.facts.test_backup_restore import STAFF, _backup, _restore, _seed, erase_after_a_backup_then_restore
+from tests.facts.test_backup_trust import _confirms, _edit_manifest, _users
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,12 +43,28 @@ def test_a_postgresql_restore_keeps_erasures_made_after_the_backup(alice, tmp_pa
     assert any(drill.markers["bystander"]["fact"].encode() in d for d in files.values())
 
 
-def test_the_journal_can_live_in_a_postgresql_database_every_host_reaches(alice, settings):
+def _databases() -> list[str]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT datname FROM pg_database ORDER BY datname")
+        return [row[0] for row in cursor.fetchall()]
+
+
+def _create_journal_database(settings) -> str:
     name = f"journal_{uuid.uuid4().hex[:8]}"
     with connection.cursor() as cursor:
         cursor.execute(f"CREATE DATABASE {name}")
+    settings.MEMORY_ERASURE_JOURNAL = url_of(connection.settings_dict, name)
+    return name
+
+
+def _drop_database(name: str) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def test_the_journal_can_live_in_a_postgresql_database_every_host_reaches(alice, settings):
+    name = _create_journal_database(settings)
     try:
-        settings.MEMORY_ERASURE_JOURNAL = url_of(connection.settings_dict, name)
         seed_everything(alice.tenant, "victim")
         privacy.user_erase(user=MemoryUser.objects.get(external_id="victim"), actor=STAFF)
 
@@ -51,6 +72,54 @@ def test_the_journal_can_live_in_a_postgresql_database_every_host_reaches(alice,
         assert (entry.kind, entry.tenant_id) == (journal.USER, str(alice.tenant.pk))
         assert journal.matches_user(tenant_id=alice.tenant.pk, external_id="victim", key=entry.user_key)
         assert checks.erasure_journal_warnings("postgresql", settings.MEMORY_ERASURE_JOURNAL) == []
+        # The key is not in the journal's database: nothing there but the entries and check values.
+        with psycopg.connect(settings.MEMORY_ERASURE_JOURNAL) as conn:
+            tables = [r[0] for r in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
+            cells = [str(v) for t in tables for row in conn.execute(f'SELECT * FROM "{t}"') for v in row]
+        assert sorted(tables) == ["erasure_journal", "erasure_journal_meta"]
+        assert [c for c in cells if _confirms(c, alice.tenant.pk, "victim", entry.user_key)] == []
     finally:
-        with connection.cursor() as cursor:
-            cursor.execute(f"DROP DATABASE {name} WITH (FORCE)")
+        _drop_database(name)
+
+
+def test_a_restore_whose_journal_is_gone_says_so_and_leaves_the_live_database_as_it_was(alice, settings, tmp_path):
+    name = _create_journal_database(settings)
+    try:
+        _seed(alice.tenant)
+        folder = _backup(tmp_path)
+        privacy.user_erase(user=MemoryUser.objects.get(external_id="victim"), actor=STAFF)
+        Tenant.objects.create(name="made after the backup")
+    finally:
+        _drop_database(name)
+    before = _databases()
+
+    with pytest.raises(CommandError, match="Nothing was restored. The erasure journal .* cannot be opened"):
+        _restore(folder)
+    assert Tenant.objects.filter(name="made after the backup").exists()
+    assert _users() == ["bystander", "keeper"]
+    assert _databases() == before
+
+
+def test_a_copy_that_does_not_match_its_manifest_is_refused_and_the_live_database_kept(alice, tmp_path):
+    _seed(alice.tenant)
+    folder = _backup(tmp_path)
+    privacy.user_erase(user=MemoryUser.objects.get(external_id="victim"), actor=STAFF)
+    Tenant.objects.create(name="made after the backup")
+    counts = manifests.read(folder).row_counts
+    # Signed by this service: the signature holds, the rows loaded do not match.
+    _edit_manifest(folder, sign=True, row_counts={**counts, "facts_fact": counts["facts_fact"] + 1})
+    before = _databases()
+
+    with pytest.raises(CommandError, match="damaged; nothing was restored.*facts_fact"):
+        _restore(folder)
+    assert Tenant.objects.filter(name="made after the backup").exists()
+    assert _users() == ["bystander", "keeper"]
+    # The new database the restore loaded into is gone again.
+    assert _databases() == before
+
+
+def test_a_finished_restore_leaves_no_database_behind(alice, tmp_path):
+    before = _databases()
+    drill = erase_after_a_backup_then_restore(alice.tenant, tmp_path)
+    assert "re-applied: 1 facts, 1 user" in drill.output
+    assert _databases() == before

@@ -1,9 +1,13 @@
 """A backup taken by the first release (its store, with a manifest written for it) restores
 into current main: the restore migrates it before it re-applies erasures and puts it in place
-(memory_service/backup/store.py), and every row the first release wrote is there."""
+(memory_service/backup/store.py), and every row the first release wrote is there.
+
+Manifests of that time were not signed: the restore refuses such a backup unless the operator
+passes --accept-unsigned, and then re-applies the whole erasure journal."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from datetime import UTC, datetime
 
@@ -31,6 +35,9 @@ def _first_release_backup(folder) -> manifests.Manifest:
         files={copy.name: manifests.describe_file(copy)},
     )
     manifest.write(folder)
+    # As that release wrote it: no signature.
+    path = folder / manifests.NAME
+    path.write_text(json.dumps({k: v for k, v in json.loads(path.read_text()).items() if k != "signature"}))
     return manifest
 
 
@@ -44,7 +51,9 @@ def test_a_first_release_backup_is_migrated_by_the_restore_and_keeps_its_rows(tm
         MEMORY_ERASURE_JOURNAL=str(tmp_path / "journal.sqlite3"),
     )
 
-    output = manage(["restore", str(tmp_path / "backup")], env)
+    with pytest.raises(RuntimeError, match="not signed.*--accept-unsigned"):
+        manage(["restore", str(tmp_path / "backup")], env)
+    output = manage(["restore", "--accept-unsigned", str(tmp_path / "backup")], env)
 
     assert "migrated: yes" in output, output
     restored = sqlite_store.row_counts(fresh / "memory.sqlite3")

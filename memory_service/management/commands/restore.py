@@ -16,16 +16,23 @@ from memory_service.db.in_use import StoreInUse
 class Command(BaseCommand):
     help = (
         "Restore a backup folder written by `manage.py backup` into this service's store, which must not be "
-        "in use: checks the manifest and checksums, migrates an older backup to this version, re-applies "
-        "every erasure made after the backup was taken (the erasure journal), then puts it in place."
+        "in use: checks the manifest's signature and checksums and reads the erasure journal, migrates an "
+        "older backup to this version, re-applies every erasure made after the backup was taken, then puts "
+        "it in place."
     )
     # Checks would open the store this command is about to replace.
     requires_system_checks: list[str] = []
 
     def add_arguments(self, parser):
         parser.add_argument("src", help="a backup folder (holding manifest.json)")
+        parser.add_argument(
+            "--accept-unsigned",
+            action="store_true",
+            help="restore a backup whose manifest is not signed (taken before backups were signed); every entry "
+            "of the erasure journal is then re-applied",
+        )
 
-    def handle(self, *args, src: str, **options):
+    def handle(self, *args, src: str, accept_unsigned: bool = False, **options):
         folder = Path(src)
         if not folder.is_dir():
             raise CommandError(f"{folder} is not a folder; pass one written by `manage.py backup`.")
@@ -36,7 +43,7 @@ class Command(BaseCommand):
                 bar.update(1)
 
             try:
-                done = store.restore(folder, progress)
+                done = store.restore(folder, progress, accept_unsigned=accept_unsigned)
             except Damaged as exc:
                 raise CommandError(f"The backup is damaged; nothing was restored. {exc}") from exc
             except (store.Refused, StoreInUse, ProgramFailed) as exc:
