@@ -150,8 +150,13 @@ def new_database() -> Iterator[str]:
         create += " OWNER {}"
         parts.append(sql.Identifier(owner))
     with _maintenance() as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name)))
-        conn.execute(sql.SQL(create).format(*parts))
+        try:
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name)))
+            conn.execute(sql.SQL(create).format(*parts))
+        except psycopg.Error as exc:
+            raise ProgramFailed(
+                f"Could not create the database {name} to restore into (the role needs CREATEDB): {exc}"
+            ) from exc
     try:
         yield name
     except BaseException:
@@ -180,11 +185,14 @@ def swap_in(database: str) -> None:
     old = _beside(live, "replaced")
     connection.close()
     with _maintenance() as conn:
-        with conn.transaction():
-            conn.execute(sql.SQL("ALTER DATABASE {} RENAME TO {}").format(sql.Identifier(live), sql.Identifier(old)))
-            conn.execute(
-                sql.SQL("ALTER DATABASE {} RENAME TO {}").format(sql.Identifier(database), sql.Identifier(live))
-            )
+        try:
+            with conn.transaction():
+                rename = sql.SQL("ALTER DATABASE {} RENAME TO {}")
+                conn.execute(rename.format(sql.Identifier(live), sql.Identifier(old)))
+                conn.execute(rename.format(sql.Identifier(database), sql.Identifier(live)))
+        except psycopg.Error as exc:
+            # Rolled back: the live database is the one it was (e.g. a process connected meanwhile).
+            raise ProgramFailed(f"Could not swap the restored database in: {exc}") from exc
         try:
             conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(old)))
         except psycopg.Error:

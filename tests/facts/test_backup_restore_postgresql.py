@@ -16,6 +16,7 @@ from facts import privacy
 from facts.models import MemoryUser, Tenant
 from memory_service import checks
 from memory_service.backup import manifest as manifests
+from memory_service.backup import store
 from memory_service.db import journal
 from memory_service.db.postgresql_urls import url_of
 from tests.db_files import postgres_data_files
@@ -122,4 +123,29 @@ def test_a_finished_restore_leaves_no_database_behind(alice, tmp_path):
     before = _databases()
     drill = erase_after_a_backup_then_restore(alice.tenant, tmp_path)
     assert "re-applied: 1 facts, 1 user" in drill.output
+    assert _databases() == before
+
+
+def test_a_process_that_connects_during_the_restore_stops_it_before_the_swap(alice, monkeypatch, tmp_path):
+    _seed(alice.tenant)
+    folder = _backup(tmp_path)
+    privacy.user_erase(user=MemoryUser.objects.get(external_id="victim"), actor=STAFF)
+    live_url = url_of(connection.settings_dict)
+    started: list[psycopg.Connection] = []
+    bring_up_to_date = store._bring_up_to_date
+
+    def and_a_worker_starts(*args, **kwargs):
+        result = bring_up_to_date(*args, **kwargs)
+        started.append(psycopg.connect(live_url))  # a worker started while the restore ran
+        return result
+
+    monkeypatch.setattr(store, "_bring_up_to_date", and_a_worker_starts)
+    before = _databases()
+    try:
+        with pytest.raises(CommandError, match="Nothing was restored. 1 other connection"):
+            _restore(folder)
+    finally:
+        for conn in started:
+            conn.close()
+    assert _users() == ["bystander", "keeper"]
     assert _databases() == before

@@ -10,6 +10,7 @@ from tqdm import tqdm
 from memory_service.backup import store
 from memory_service.backup.manifest import Damaged
 from memory_service.backup.postgresql_store import ProgramFailed
+from memory_service.db import journal
 from memory_service.db.in_use import StoreInUse
 
 
@@ -46,7 +47,7 @@ class Command(BaseCommand):
                 done = store.restore(folder, progress, accept_unsigned=accept_unsigned)
             except Damaged as exc:
                 raise CommandError(f"The backup is damaged; nothing was restored. {exc}") from exc
-            except (store.Refused, StoreInUse, ProgramFailed) as exc:
+            except (store.Refused, StoreInUse, ProgramFailed, journal.Unreachable, journal.KeyMissing) as exc:
                 raise CommandError(f"Nothing was restored. {exc}") from exc
         replayed = ", ".join(f"{n} {kind}" for kind, n in sorted(done.replayed.items())) or "none"
         self.stdout.write(
