@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from typing import Annotated
 from uuid import UUID
 
+from django.conf import settings
 from ninja import Query, Router, Status
+from ninja.responses import NinjaJSONEncoder
 
 from facts import privacy, selectors, services
 from facts.schemas import DeletedOut, FactIn, FactListFilters, FactOut, FactPage, FactPatchIn, HistoryOut
@@ -33,8 +36,19 @@ def store_fact(request, user_id: UserId, payload: FactIn):
 def list_facts(request, user_id: UserId, filters: Query[FactListFilters]):
     tenant = require_scope(request, "read")
     user = services.memory_user_get(tenant=tenant, user_id=user_id)
-    items, next_cursor = selectors.fact_list(user=user, **filters.dict())
+    items, next_cursor = selectors.fact_list(
+        user=user, **filters.dict(), size_of=_bytes_in_answer, max_bytes=settings.MEMORY_LIST_MAX_BYTES - PAGE_FRAME
+    )
     return {"items": items, "next_cursor": next_cursor}
+
+
+# The page around its items: {"items": [...], "next_cursor": "<at most 200 characters>"}.
+PAGE_FRAME = 300
+
+
+def _bytes_in_answer(fact) -> int:
+    # What ninja's JSON renderer writes for this item, and the ", " before the next one.
+    return len(json.dumps(FactOut.from_orm(fact).model_dump(), cls=NinjaJSONEncoder)) + 2
 
 
 @router.delete("/users/{user_id}/facts", response={200: DeletedOut, **errors(401, 403, 404, 422)})

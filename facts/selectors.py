@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
@@ -64,9 +65,21 @@ def _decode_cursor(cursor: str) -> tuple[datetime, int]:
 
 
 def fact_list(
-    *, user: MemoryUser, category=None, status=None, include_retired=False, limit=50, cursor=None
+    *,
+    user: MemoryUser,
+    category=None,
+    status=None,
+    include_retired=False,
+    limit=50,
+    cursor=None,
+    size_of: Callable[[Fact], int] | None = None,
+    max_bytes: int = 0,
 ) -> tuple[list[Fact], str | None]:
-    """One page of the user's facts, newest first; live only unless asked otherwise."""
+    """One page of the user's facts, newest first; live only unless asked otherwise.
+
+    With `size_of` (the bytes one fact takes in the answer), the page also ends before the
+    fact that would take it past `max_bytes` (always at least one fact), and `next_cursor`
+    continues from there: a page is bounded in bytes as in count, and paging loses nothing."""
     qs = Fact.objects.filter(user=user)
     if status:
         qs = qs.filter(status=status)
@@ -82,8 +95,19 @@ def fact_list(
         .prefetch_related("entity_tags__entity")
         .order_by("-created_at", "-pk")[: limit + 1]
     )
-    next_cursor = _encode_cursor(page[limit - 1]) if len(page) > limit else None
-    return page[:limit], next_cursor
+    kept = _within(page[:limit], size_of, max_bytes) if size_of else limit
+    next_cursor = _encode_cursor(page[kept - 1]) if len(page) > kept else None
+    return page[:kept], next_cursor
+
+
+def _within(facts: list[Fact], size_of: Callable[[Fact], int], max_bytes: int) -> int:
+    """How many of `facts`, from the first, fit in `max_bytes` (at least one)."""
+    used = 0
+    for n, fact in enumerate(facts):
+        used += size_of(fact)
+        if used > max_bytes and n > 0:
+            return n
+    return len(facts)
 
 
 def fact_history(*, fact: Fact) -> QuerySet[FactHistory]:

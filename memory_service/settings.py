@@ -291,6 +291,10 @@ MEMORY_CONFIRMED_CONFIDENCE = env.float("MEMORY_CONFIRMED_CONFIDENCE", default=0
 MEMORY_MAX_FACT_CHARS = env.int("MEMORY_MAX_FACT_CHARS", default=500, minimum=1)
 MEMORY_PROFILE_BUDGET_CHARS = env.int("MEMORY_PROFILE_BUDGET_CHARS", default=8_000, minimum=1)
 MEMORY_OTHER_BUDGET_CHARS = env.int("MEMORY_OTHER_BUDGET_CHARS", default=60_000, minimum=1)
+# A fact's value_json as JSON text (non-ASCII escaped); it counts against the budgets above too.
+MEMORY_VALUE_JSON_MAX_BYTES = env.int("MEMORY_VALUE_JSON_MAX_BYTES", default=16_384, minimum=0)
+# The most a list of facts answers in one page (GET /users/{id}/facts); the rest on next_cursor.
+MEMORY_LIST_MAX_BYTES = env.int("MEMORY_LIST_MAX_BYTES", default=1_048_576, minimum=65_536)
 MEMORY_MAX_TURN_CHARS = env.int("MEMORY_MAX_TURN_CHARS", default=20_000, minimum=1)
 
 # --- Memory: extraction (docs/design.md §4) ------------------------------------------------

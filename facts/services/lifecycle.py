@@ -11,7 +11,7 @@ from facts.entities import drop_unreferenced, tag_fact
 from facts.guard import check_entity_names, check_fact_text
 from facts.models import Fact, FactHistory, HistoryAction, MemoryUser, Status, Turn
 from facts.services.actors import Actor
-from facts.services.budgets import check_budget, same_meter
+from facts.services.budgets import check_budget, fact_chars, same_meter
 from facts.services.changes import announce_facts_changed, record, snapshot, withdraw_episodes
 from facts.services.normalise import normalise_category, normalise_key, text_hash
 from facts.services.store import FactDraft, insert_fact, retire_superseded
@@ -43,7 +43,7 @@ def fact_supersede(
         raise Conflict(f"Only a live fact can be superseded; this one is {old.status}.")
     category = normalise_category(category or old.category)
     new_conf = old.confidence if confidence is None else min(max(confidence, 0.0), 1.0)
-    check_budget(old.user, category, len(text), len(old.text) if same_meter(old.category, category) else 0)
+    check_budget(old.user, category, len(text), fact_chars(old) if same_meter(old.category, category) else 0)
     now = timezone.now()
     draft = FactDraft(
         text=text,

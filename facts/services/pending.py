@@ -9,7 +9,7 @@ from django.utils import timezone
 from facts.guard import check_fact_text
 from facts.models import Edge, Fact, HistoryAction, Status
 from facts.services.actors import Actor
-from facts.services.budgets import check_budget, same_meter
+from facts.services.budgets import check_budget, fact_chars, same_meter, value_json_chars
 from facts.services.changes import announce_facts_changed, record, snapshot
 from facts.services.normalise import text_hash
 from facts.services.store import retire_superseded
@@ -49,8 +49,8 @@ def pending_approve(*, fact: Fact, actor: Actor, text: str | None = None) -> Fac
         fact.text_hash = text_hash(fact.text)
     target = supersede_target(fact)
     # The approved text joins the live facts: it must fit the user's budget (edited or not).
-    freed = len(target.text) if target is not None and same_meter(target.category, fact.category) else 0
-    check_budget(fact.user, fact.category, len(fact.text), freed)
+    freed = fact_chars(target) if target is not None and same_meter(target.category, fact.category) else 0
+    check_budget(fact.user, fact.category, len(fact.text) + value_json_chars(fact.value_json), freed)
     fact.confidence = max(fact.confidence, settings.MEMORY_CONFIRMED_CONFIDENCE)
     fact.valid_from = now
     fact.save(update_fields=["text", "text_hash", "confidence", "valid_from"])

@@ -14,7 +14,7 @@ from facts.entities import tag_fact
 from facts.guard import check_entity_names, check_fact_text
 from facts.models import ActorKind, AppliedChange, Fact, HistoryAction, MemoryUser, Status, Tenant, Turn
 from facts.services.actors import Actor
-from facts.services.budgets import check_budget, same_meter
+from facts.services.budgets import check_budget, check_value_json, fact_chars, same_meter, value_json_chars
 from facts.services.changes import announce_facts_changed, record, snapshot
 from facts.services.normalise import normalise_category, normalise_key, text_hash
 from facts.services.users import lock_user, memory_user_get_or_create
@@ -93,6 +93,7 @@ def fact_store(
     """
     text = check_fact_text(text)
     entities = check_entity_names(entities)
+    check_value_json(value_json)
     lock_user(user)
     category = normalise_category(category)
     key = normalise_key(key)
@@ -165,8 +166,8 @@ def _contradicted(user: MemoryUser, key: str, contradicts: Fact | None) -> Fact 
 def _insert_or_hold(user: MemoryUser, draft: FactDraft, actor: Actor, now, *, current: Fact | None) -> StoreResult:
     """Insert the draft (superseding `current`), or hold it for staff when the policy says so."""
     # A change held for staff is metered as if it were applied: approving it must fit too.
-    freed = len(current.text) if current and same_meter(current.category, draft.category) else 0
-    check_budget(user, draft.category, len(draft.text), freed)
+    freed = fact_chars(current) if current and same_meter(current.category, draft.category) else 0
+    check_budget(user, draft.category, len(draft.text) + value_json_chars(draft.value_json), freed)
     if current is not None and arbitration.needs_confirmation(
         old=current, new_category=draft.category, new_confidence=draft.confidence
     ):
