@@ -205,10 +205,17 @@ def update_memory(
     return {"memory": fact_json(new), "replaced": str(fact.uuid)}
 
 
-def delete_memory(user_id: UserId, memory_id: MemoryId) -> dict:
-    """Forget one memory for good (its words are removed, the audit keeps that it existed)."""
+def delete_memory(
+    user_id: UserId,
+    memory_id: MemoryId,
+    withdraw_turn: Annotated[
+        bool, Field(description="Also delete the conversation turn it was learned from (what the user said).")
+    ] = False,
+) -> dict:
+    """Forget one memory for good (its words are removed, the audit keeps that it existed); with
+    withdraw_turn, the message it was learned from too ("forget that I told you this")."""
     fact = _owned_fact(user_id, memory_id, "write")
-    services.fact_forget(fact=fact, actor=actor())
+    services.fact_forget(fact=fact, actor=actor(), withdraw_turn=withdraw_turn)
     return {"deleted": memory_id}
 
 
