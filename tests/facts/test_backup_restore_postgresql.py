@@ -5,6 +5,9 @@ live database as it was, because it loads into a new database and swaps only at 
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import os
 import uuid
 
 import psycopg
@@ -149,3 +152,34 @@ def test_a_process_that_connects_during_the_restore_stops_it_before_the_swap(ali
             conn.close()
     assert _users() == ["bystander", "keeper"]
     assert _databases() == before
+
+
+def test_a_postgresql_journal_that_held_its_key_has_it_moved_out_once(settings):
+    name = _create_journal_database(settings)
+    secret = os.urandom(32).hex()
+    user_hash = hmac.new(bytes.fromhex(secret), b"7:victim", hashlib.sha256).hexdigest()
+    try:
+        with psycopg.connect(settings.MEMORY_ERASURE_JOURNAL) as conn:  # as the previous release wrote it
+            conn.execute(
+                "CREATE TABLE erasure_journal (seq BIGSERIAL PRIMARY KEY, kind TEXT NOT NULL, "
+                "tenant_id TEXT NOT NULL, user_pk BIGINT, user_key TEXT NOT NULL DEFAULT '', receipt_id BIGINT, "
+                "fact_uuids TEXT NOT NULL DEFAULT '[]', recorded_at TEXT NOT NULL)"
+            )
+            conn.execute("CREATE TABLE erasure_journal_key (id INTEGER PRIMARY KEY, secret TEXT NOT NULL)")
+            conn.execute("INSERT INTO erasure_journal_key (id, secret) VALUES (1, %s)", [secret])
+            conn.execute(
+                "INSERT INTO erasure_journal (kind, tenant_id, user_pk, user_key, recorded_at) "
+                "VALUES ('user', '7', 1, %s, '2026-01-01T00:00:00+00:00')",
+                [user_hash],
+            )
+
+        assert journal.identity() == hashlib.sha256(b"journal:" + bytes.fromhex(secret)).hexdigest()[:16]
+        assert journal.matches_user(tenant_id=7, external_id="victim", key=user_hash)
+        with psycopg.connect(settings.MEMORY_ERASURE_JOURNAL) as conn:
+            tables = [r[0] for r in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
+            cells = [str(v) for t in tables for row in conn.execute(f'SELECT * FROM "{t}"') for v in row]
+        assert sorted(tables) == ["erasure_journal", "erasure_journal_meta"]
+        assert secret not in cells
+        assert [c for c in cells if _confirms(c, 7, "victim", user_hash)] == []
+    finally:
+        _drop_database(name)
