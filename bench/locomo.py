@@ -213,8 +213,16 @@ class Loaded:
 
 
 def load(
-    conversations, corpus: str, *, with_context: bool = True, progress: Callable | None = None, embedder=None
+    conversations,
+    corpus: str,
+    *,
+    with_context: bool = True,
+    progress: Callable | None = None,
+    embedder=None,
+    vectors: str = "here",
 ) -> Loaded:
+    """The conversations as users of a new tenant, indexed; vectors="skip" writes the words only
+    (recall.indexer.index_items), for measurements of lexical recall."""
     tenant = Tenant.objects.create(name=f"eval-{corpus}-{uuid.uuid4().hex[:8]}")
     loaded = Loaded(tenant)
     for name, conv in conversations:
@@ -263,19 +271,19 @@ def load(
         provenance = {f.pk: item.dia_ids for f, item in zip(facts, items, strict=True)}
         ids = list(provenance)
         for start in range(0, len(ids), 256):
-            indexer.index_items(ids[start : start + 256], [], vectors="here", embedder=embedder)
+            indexer.index_items(ids[start : start + 256], [], vectors=vectors, embedder=embedder)
             if progress:
                 progress(len(ids[start : start + 256]))
         if corpus == "both":
-            _index_episodes(loaded, turn_rows, embedder)
+            _index_episodes(loaded, turn_rows, embedder, vectors)
         loaded.users.append((user, provenance, questions(conv)))
     return loaded
 
 
-def _index_episodes(loaded: Loaded, turns: list[Turn], embedder) -> None:
+def _index_episodes(loaded: Loaded, turns: list[Turn], embedder, vectors: str = "here") -> None:
     """Every turn as an episode, as the service indexes a turn processed `done`."""
     for start in range(0, len(turns), 256):
-        indexer.index_items([], [t.pk for t in turns[start : start + 256]], vectors="here", embedder=embedder)
+        indexer.index_items([], [t.pk for t in turns[start : start + 256]], vectors=vectors, embedder=embedder)
     loaded.episodes.update({t.pk: {t.turn_id} for t in turns})
 
 
