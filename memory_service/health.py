@@ -18,7 +18,7 @@ from ninja import Router, Schema
 
 from memory_service.auth import api_key_auth
 from memory_service.checks import loaded_sqlite
-from memory_service.redact import mask_urls
+from memory_service.redact import mask_text, url_settings
 from memory_service.schemas import errors
 
 router = Router(tags=["health"])
@@ -90,14 +90,15 @@ def _word(state: str) -> str:
     return state.partition(":")[0]  # "error: <reason>" -> "error"
 
 
-def _masked(value):
-    """`value` with the credentials of every URL in its strings masked, however deep."""
+def _masked(value, urls: list[str]):
+    """`value` with the credentials of every URL in its strings masked, however deep; the URL
+    settings (`urls`) are parsed whole, not found by a search that a quote could cut short."""
     if isinstance(value, str):
-        return mask_urls(value)
+        return mask_text(value, urls)
     if isinstance(value, dict):
-        return {name: _masked(item) for name, item in value.items()}
+        return {name: _masked(item, urls) for name, item in value.items()}
     if isinstance(value, list | tuple):
-        return [_masked(item) for item in value]
+        return [_masked(item, urls) for item in value]
     return value
 
 
@@ -133,4 +134,4 @@ def health(request):
         "broker": broker,
         **component_states(),
     }
-    return HealthDetailsOut(**_masked(details))
+    return HealthDetailsOut(**_masked(details, url_settings()))
