@@ -81,6 +81,23 @@ def test_a_backup_keeps_the_mode_of_an_existing_parent_and_makes_the_folders_it_
         assert stat.S_IMODE((shared / made).stat().st_mode) == 0o700, made
 
 
+# --- Item 1: the journal is read before anything changes ---------------------------------
+
+
+def test_a_restore_that_cannot_open_the_journal_says_so_and_changes_nothing(alice, settings, tmp_path):
+    folder = _erase_after_a_backup(alice.tenant, tmp_path)
+    Tenant.objects.create(name="made after the backup")
+    # The journal's folder is now a file: the journal cannot be opened (the postgresql://
+    # case, a journal database that is gone, is in test_backup_restore_postgresql.py).
+    (tmp_path / "lost").write_text("")
+    settings.MEMORY_ERASURE_JOURNAL = str(tmp_path / "lost" / "erasure-journal.sqlite3")
+
+    with pytest.raises(CommandError, match="Nothing was restored. The erasure journal .* cannot be opened"):
+        _restore(folder)
+    assert Tenant.objects.filter(name="made after the backup").exists()
+    assert _users() == ["bystander", "keeper"]
+
+
 # --- Item 14: the manifest is signed ------------------------------------------------------
 
 
