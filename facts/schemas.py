@@ -46,7 +46,11 @@ class FactIn(ObjectIn):
     confidence: Confidence | None = None
     valid_from: IsoDateTime | None = None
     event_time: IsoDateTime | None = None
-    value_json: Any = None
+    value_json: Any = Field(
+        None,
+        description="Any JSON value, at most MEMORY_VALUE_JSON_MAX_BYTES as JSON text (non-ASCII escaped), "
+        "else a 422 with rule value_json_too_large; its characters count against the user's budget",
+    )
     entities: list[EntityName] | None = Field(None, max_length=4)
 
 
