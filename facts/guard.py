@@ -249,6 +249,27 @@ CHECKS: tuple[Check, ...] = (
 )
 
 
+# Where a model reads a word break in a key or an id: any run of non-letters, and a
+# lower-to-upper case change ("ignore.all.previous.instructions", "ignoreAllPrevious...").
+_ID_WORD_BREAK = re.compile(r"[\W_]+|(?<=[a-z])(?=[A-Z])")
+
+
+def check_identifier(value: str | None, field: str) -> str | None:
+    """A key or an id (user_id, session_id, turn_id) reaches a model beside the text (MCP tool
+    results, mem0 answers), so it passes the same floor: as written, and read as words. A
+    refusal names the field: `key: Text tries to override...`, with `field` beside `rule`."""
+    if value is None:
+        return None
+    for form in (value, _ID_WORD_BREAK.sub(" ", value)):
+        try:
+            check_untrusted_text(form)
+        except Rejected as refused:
+            error = Rejected(refused.rule, f"{field}: {refused.detail}")
+            error.extra["field"] = field
+            raise error from None
+    return value
+
+
 def check_untrusted_text(text: str) -> None:
     """The prompt-steering rules alone, for any text that may reach a future prompt."""
     folded = normalise(text)

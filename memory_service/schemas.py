@@ -26,6 +26,9 @@ class Message(Schema):
 
     detail: str = Field(..., description="What went wrong, in one sentence")
     rule: str | None = Field(None, description="422 only: the named rule that refused the input, e.g. too_long")
+    field: str | None = Field(
+        None, description="422 only: the key or id the injection floor refused (key, user_id, session_id, turn_id)"
+    )
     errors: list[ValidationIssue] | None = Field(
         None, description="422 only: each place where the request does not fit this schema"
     )

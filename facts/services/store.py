@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from facts import arbitration
 from facts.entities import tag_fact
-from facts.guard import check_entity_names, check_fact_text
+from facts.guard import check_entity_names, check_fact_text, check_identifier
 from facts.models import ActorKind, AppliedChange, Fact, HistoryAction, MemoryUser, Status, Tenant, Turn
 from facts.services.actors import Actor
 from facts.services.budgets import check_budget, check_value_json, fact_chars, same_meter, value_json_chars
@@ -93,6 +93,7 @@ def fact_store(
     """
     text = check_fact_text(text)
     entities = check_entity_names(entities)
+    check_identifier(key, "key")
     check_value_json(value_json)
     lock_user(user)
     category = normalise_category(category)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 
+from facts.guard import check_identifier
 from facts.models import MemoryUser, Tenant
 from memory_service.errors import NotFound, Rejected
 
@@ -13,10 +14,12 @@ ID_MAX = 128
 def validate_id(value: str, name: str) -> str:
     """A client-chosen id (user_id, session_id, turn_id): 1-ID_MAX characters, none a control or a slash.
 
-    Ids appear in URL paths and logs, so control characters and path separators are refused.
+    Ids appear in URL paths and logs, so control characters and path separators are refused;
+    MCP tool results and mem0 answers show them to a model, so they pass the injection floor.
     """
     if not value or len(value) > ID_MAX or any(ord(c) < 32 or ord(c) == 127 or c in "/\\" for c in value):
         raise Rejected(name, f"{name} must be 1-{ID_MAX} printable characters without slashes.")
+    check_identifier(value, name)
     return value
 
 

@@ -95,4 +95,4 @@ def test_every_error_status_of_every_route_is_documented_with_the_error_body():
                     assert ref.endswith("/Message"), (method, path, status)
     message = schema["components"]["schemas"]["Message"]
     assert message["required"] == ["detail"]
-    assert set(message["properties"]) == {"detail", "rule", "errors", "retry_after"}
+    assert set(message["properties"]) == {"detail", "rule", "field", "errors", "retry_after"}
