@@ -15,6 +15,7 @@ from facts.services.budgets import check_budget, fact_chars, same_meter
 from facts.services.changes import announce_facts_changed, record, snapshot, withdraw_episodes
 from facts.services.normalise import normalise_category, normalise_key, text_hash
 from facts.services.store import FactDraft, insert_fact, retire_superseded
+from facts.services.users import lock_user
 from facts.signals import facts_forgetting
 from memory_service.db import journal
 from memory_service.db.scrub import scrub_after_commit
@@ -39,6 +40,10 @@ def fact_supersede(
     text = check_fact_text(text)
     entities = check_entity_names(entities)
     check_identifier(key, "key")
+    # The user first, then the fact, as fact_store does: tagging waits for a forget that may
+    # delete an entity nothing else refers to, so the forget never deletes one this change is
+    # tagging (an insert not yet committed that it cannot see); same order, no deadlock.
+    lock_user(fact.user)
     old = Fact.objects.select_for_update().select_related("user").get(pk=fact.pk)
     if not old.is_live:
         raise Conflict(f"Only a live fact can be superseded; this one is {old.status}.")
@@ -143,6 +148,10 @@ def facts_forget(*, facts: list[Fact], actor: Actor, reason: str, withdraw_turns
     forgotten: list[int] = []
     uuids: list[str] = []
     turn_pks: list[int] = []
+    # Writers of the same user's entities (fact_store, extraction) wait: an entity this forget
+    # finds unreferenced is not tagged again meanwhile.
+    for user in {fact.user_id: fact.user for fact in facts}.values():
+        lock_user(user)
     for fact in facts:
         # Reload: forgetting an earlier one may have nulled this one's links (replaces, superseded_by).
         fresh = Fact.objects.select_related("user").filter(pk=fact.pk).first()
