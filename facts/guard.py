@@ -270,6 +270,16 @@ def check_identifier(value: str | None, field: str) -> str | None:
     return value
 
 
+def shown_identifier(value: str) -> str:
+    """A stored key or id as a model may see it: "" when it fails the floor (stored before keys
+    and ids passed it, issue 33), else unchanged."""
+    try:
+        check_identifier(value, "id")
+    except Rejected:
+        return ""
+    return value
+
+
 def check_untrusted_text(text: str) -> None:
     """The prompt-steering rules alone, for any text that may reach a future prompt."""
     folded = normalise(text)

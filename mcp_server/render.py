@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from datetime import UTC
 
+from facts.guard import shown_identifier
 from facts.models import Fact, FactHistory
 from facts.schemas import FactOut, HistoryOut
 from recall.episodes import EpisodeHit
@@ -32,11 +33,17 @@ FACT_FIELDS = {
 def fact_json(fact: Fact) -> dict:
     data = FactOut.from_orm(fact).model_dump(mode="json", include=FACT_FIELDS, exclude_none=True)
     data["confidence"] = round(fact.confidence, 3)
+    data["key"] = shown_identifier(fact.key)
     return data
 
 
 def history_json(entry: FactHistory) -> dict:
-    return HistoryOut.from_orm(entry).model_dump(mode="json", exclude_none=True)
+    data = HistoryOut.from_orm(entry).model_dump(mode="json", exclude_none=True)
+    for version in (data.get("before"), data.get("after")):
+        if isinstance(version, dict) and isinstance(version.get("key"), str):
+            version["key"] = shown_identifier(version["key"])
+    data["source_turn_id"] = shown_identifier(data["source_turn_id"])
+    return data
 
 
 def episode_json(hit: EpisodeHit) -> dict:
@@ -49,8 +56,8 @@ def episode_json(hit: EpisodeHit) -> dict:
     return {
         "quote": f'On {when:%Y-%m-%d %H:%M} UTC the user said: "{said}"',
         "occurred_at": when.isoformat(),
-        "session_id": hit.turn.session_id,
-        "turn_id": hit.turn.turn_id,
+        "session_id": shown_identifier(hit.turn.session_id),
+        "turn_id": shown_identifier(hit.turn.turn_id),
         "memory_ids": [str(fact.uuid) for fact in hit.facts],
         "score": round(hit.score, 4),
     }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from facts.guard import shown_identifier
 from facts.models import Fact, FactHistory, HistoryAction
 from memory_service.errors import Rejected
 
@@ -32,7 +33,7 @@ def memory_json(fact: Fact) -> dict:
         "updated_at": _iso(fact.updated_at),
         "expiration_date": None,
         "immutable": False,
-        "key": fact.key,
+        "key": shown_identifier(fact.key),
         "status": fact.status,
         "confidence": round(fact.confidence, 3),
         "valid_from": _iso(fact.valid_from),
@@ -45,8 +46,8 @@ def memory_json(fact: Fact) -> dict:
 def episode_json(hit) -> dict:
     """A recalled episode (recall.episodes.EpisodeHit) for the opt-in `episodes` list of a search."""
     return {
-        "turn_id": hit.turn.turn_id,
-        "session_id": hit.turn.session_id,
+        "turn_id": shown_identifier(hit.turn.turn_id),
+        "session_id": shown_identifier(hit.turn.session_id),
         "occurred_at": _iso(hit.turn.occurred_at),
         "text": hit.text,
         "memory_ids": [str(fact.uuid) for fact in hit.facts],
