@@ -27,6 +27,7 @@ from django.db import connection, transaction
 from psycopg import sql
 
 from memory_service.backup.manifest import Damaged
+from memory_service.db import pg_tools
 from memory_service.db.postgresql_urls import connect_kwargs
 
 logger = logging.getLogger(__name__)
@@ -59,7 +60,8 @@ def _run(args: list[str]) -> None:
             "MEMORY_PG_DUMP / MEMORY_PG_RESTORE at them."
         ) from None
     if done.returncode:
-        raise ProgramFailed(f"{Path(args[0]).name} failed: {done.stderr.strip()[-2000:]}")
+        note = pg_tools.failure_note(args[0], connection.pg_version)
+        raise ProgramFailed(f"{Path(args[0]).name} failed: {done.stderr.strip()[-2000:]} {note}".rstrip())
 
 
 def table_counts() -> dict[str, int]:

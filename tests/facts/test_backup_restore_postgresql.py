@@ -183,3 +183,21 @@ def test_a_postgresql_journal_that_held_its_key_has_it_moved_out_once(settings):
         assert [c for c in cells if _confirms(c, 7, "victim", user_hash)] == []
     finally:
         _drop_database(name)
+
+
+def test_a_backup_whose_pg_dump_is_older_than_the_server_names_the_setting(alice, settings, tmp_path):
+    # Debian's default pg_dump 15 against a 16 server: pg_dump's own message names no setting.
+    old_dump = tmp_path / "pg_dump"
+    old_dump.write_text(
+        "#!/bin/sh\n"
+        'if [ "$1" = "--version" ]; then echo "pg_dump (PostgreSQL) 15.8"; exit 0; fi\n'
+        'echo "pg_dump: error: aborting because of server version mismatch" >&2; exit 1\n'
+    )
+    old_dump.chmod(0o755)
+    settings.MEMORY_PG_DUMP = str(old_dump)
+
+    with pytest.raises(CommandError) as refused:
+        _backup(tmp_path)
+
+    assert f"MEMORY_PG_DUMP={old_dump}" in str(refused.value)
+    assert "older than this server" in str(refused.value)
