@@ -379,6 +379,18 @@ class DeletionReceipt(models.Model):
     actor_kind = models.CharField(max_length=16, choices=ActorKind.choices)
     actor_id = models.CharField(max_length=150, blank=True, default="")
     created_at = models.DateTimeField(default=timezone.now)
+    # When the deleted rows' bytes left the table and index files: at the request on SQLite
+    # (secure_delete, WAL checkpoint), at the next compaction pass on PostgreSQL
+    # (memory_service/db/compactor.py). None until then.
+    bytes_gone_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
+
+
+class PendingCompaction(models.Model):
+    """A forget or erase on PostgreSQL whose deleted rows may still be in the table files, written
+    in the deleting transaction; the compaction pass that removes them deletes it
+    (memory_service/db/compactor.py, docs/deployment.md "What erased means on PostgreSQL")."""
+
+    created_at = models.DateTimeField(default=timezone.now)

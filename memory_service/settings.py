@@ -158,10 +158,14 @@ if DATABASE_ENGINE == "sqlite":
 else:
     # postgresql://user@/name?host=/run/socket-folder: the socket folder is the host.
     with_socket_host(DATABASES["default"])
-# After an erase or forget on PostgreSQL (memory_service/db/scrub.py): full rewrites the
+# After erases and forgets on PostgreSQL (memory_service/db/compactor.py): full rewrites the
 # user-data tables so deleted rows leave the data files; plain marks their space reusable;
 # off leaves it to autovacuum.
 MEMORY_POSTGRES_ERASE_VACUUM = env.choice("MEMORY_POSTGRES_ERASE_VACUUM", "full", ("full", "plain", "off"))
+# The request rewrites nothing: a background pass (memory_service/db/compactor.py, Celery beat
+# `compact-erasures`) runs this often, and waits at most this long for each table's lock.
+MEMORY_POSTGRES_COMPACT_SECONDS = env.int("MEMORY_POSTGRES_COMPACT_SECONDS", default=300, minimum=1)
+MEMORY_POSTGRES_COMPACT_LOCK_WAIT_MS = env.int("MEMORY_POSTGRES_COMPACT_LOCK_WAIT_MS", default=100, minimum=1)
 # Read by `manage.py move_store`: the empty PostgreSQL database it moves the SQLite store
 # into. From here rather than its command line, which `ps` shows to every user of the host.
 MEMORY_MOVE_TO_URL = env.url(
@@ -335,6 +339,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(env.int("MEMORY_INDEX_DRAIN_SECONDS", default=30, minimum=1)),
     },
 }
+if DATABASE_ENGINE == "postgresql" and MEMORY_POSTGRES_ERASE_VACUUM != "off":
+    CELERY_BEAT_SCHEDULE["compact-erasures"] = {
+        "task": "memory_service.compact_erasures",
+        "schedule": float(MEMORY_POSTGRES_COMPACT_SECONDS),
+    }
 if MEMORY_BACKUP_EVERY_HOURS > 0:
     CELERY_BEAT_SCHEDULE["backup"] = {"task": "memory_service.backup", "schedule": MEMORY_BACKUP_EVERY_HOURS * 3600}
 

@@ -2,11 +2,15 @@
 
 SQLite: secure_delete=ON (memory_service/db/base.py, and the embedded broker's
 connections) zeroes the freed pages of the main file, but a WAL file keeps the
-pages written before the delete until it is checkpointed.
-PostgreSQL: a delete leaves dead tuples in the table and index pages until a
-VACUUM; MEMORY_POSTGRES_ERASE_VACUUM=full (the default) rewrites the user-data
-tables so the old pages leave the data files, plain marks them reusable, off
-leaves it to autovacuum. The WAL keeps its copy until its segments are recycled
+pages written before the delete until it is checkpointed: that is done after
+commit, and the receipts then say the bytes are gone.
+PostgreSQL: a delete leaves dead tuples in the table and index pages, and a plain
+VACUUM leaves their bytes in the freed space; only a rewrite removes them, and a
+rewrite locks the table. So the request rewrites nothing: it leaves a
+PendingCompaction row in its own transaction, and the background pass of
+memory_service/db/compactor.py rewrites each table once for every erasure before
+it (MEMORY_POSTGRES_ERASE_VACUUM=full, the default; plain prunes only; off leaves
+it to autovacuum). The WAL keeps its copy until its segments are recycled
 (docs/deployment.md, "What erased means on PostgreSQL").
 Every forget and erase, through every door, calls `scrub_after_commit`
 (docs/design.md §3, §8); an erase also drops the messages still queued for the
@@ -19,6 +23,7 @@ import logging
 
 from django.conf import settings
 from django.db import OperationalError, connection, transaction
+from django.utils import timezone
 
 logger = logging.getLogger(__name__)
 
@@ -44,24 +49,8 @@ def wal_checkpoint() -> tuple[int, int, int] | None:
     return tuple(row) if row else None
 
 
-def vacuum_user_data() -> str:
-    """PostgreSQL: VACUUM (FULL by default) every table of the apps that hold user data."""
-    mode = settings.MEMORY_POSTGRES_ERASE_VACUUM
-    if mode == "off":
-        return "off"
-    if connection.in_atomic_block:
-        # VACUUM cannot run inside a transaction; autovacuum follows.
-        logger.warning("VACUUM after an erase skipped: still inside a transaction.")
-        return "skipped"
-    tables = sorted(set(connection.introspection.table_names()) & _user_data_tables())
-    # ANALYZE too: column statistics (pg_statistic) sample values of the rows, erased ones included.
-    command = "VACUUM (FULL, ANALYZE)" if mode == "full" else "VACUUM (ANALYZE)"
-    with connection.cursor() as cursor:
-        cursor.execute(f"{command} {', '.join(connection.ops.quote_name(t) for t in tables)}")
-    return mode
-
-
-def _user_data_tables() -> set[str]:
+def user_data_tables() -> set[str]:
+    """The tables of the apps that hold user data, and the recall index's raw tables."""
     from django.apps import apps
 
     names = {m._meta.db_table for label in USER_DATA_APPS for m in apps.get_app_config(label).get_models()}
@@ -72,19 +61,46 @@ USER_DATA_APPS = ("facts", "recall", "profiles")
 RECALL_INDEX_TABLES = {f"recall_{side}{part}" for side in ("", "episode_") for part in ("fts", "doc", "vector")}
 
 
+def note_erasure() -> None:
+    """PostgreSQL: leave work for the compaction pass, in the erasing transaction (or at once
+    outside one), so a crash after commit cannot lose it. An INSERT into a table of its own:
+    no lock another tenant's request waits for."""
+    if connection.vendor != "postgresql" or settings.MEMORY_POSTGRES_ERASE_VACUUM == "off":
+        return
+    from facts.models import PendingCompaction
+
+    PendingCompaction.objects.create()
+
+
+def _stamp_receipts_after_checkpoint() -> None:
+    """SQLite: stamp the receipts waiting for their bytes to go, then checkpoint; a checkpoint
+    that did not finish takes the stamp back (the next erasure's checkpoint stamps them)."""
+    from facts.models import DeletionReceipt
+
+    waiting = list(DeletionReceipt.objects.filter(bytes_gone_at__isnull=True).values_list("pk", flat=True))
+    if waiting:
+        # Before the checkpoint, so that the stamp's own write leaves the WAL with it.
+        DeletionReceipt.objects.filter(pk__in=waiting).update(bytes_gone_at=timezone.now())
+    result = wal_checkpoint()
+    if waiting and (result is None or result[0]):
+        DeletionReceipt.objects.filter(pk__in=waiting).update(bytes_gone_at=None)
+
+
 def compact_after_erasure() -> None:
+    """SQLite only: the WAL checkpoint. PostgreSQL's compaction is memory_service/db/compactor.py."""
     if connection.vendor == "sqlite":
-        wal_checkpoint()
-    elif connection.vendor == "postgresql":
         try:
-            vacuum_user_data()
-        except Exception:
-            logger.exception("VACUUM after an erase failed; autovacuum removes the dead rows later.")
+            _stamp_receipts_after_checkpoint()
+        except OperationalError:
+            # The erase or forget has committed; its receipt is stamped at the next checkpoint.
+            logger.exception("Could not stamp the receipts after a WAL checkpoint.")
 
 
 def scrub_after_commit(*, erased_user: int | None = None) -> None:
     """Once the current transaction commits (at once outside one): checkpoint the WAL and,
-    with the embedded broker, drop the erased user's queued messages and checkpoint its WAL."""
+    with the embedded broker, drop the erased user's queued messages and checkpoint its WAL.
+    On PostgreSQL, note the erasure for the compaction pass now, inside the transaction."""
+    note_erasure()
     transaction.on_commit(lambda: _scrub(erased_user))
 
 

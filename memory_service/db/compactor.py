@@ -1,0 +1,180 @@
+"""PostgreSQL: remove erased rows' bytes from the table files in the background, in batches.
+
+Why not at the request: a DELETE leaves the old row versions in the table and index pages;
+a plain VACUUM prunes them but does not zero the space they took (their bytes stay until an
+insert happens to reuse it), so only a rewrite removes them (VACUUM FULL, tested with
+pgserver 16: docs/deployment.md, "What erased means on PostgreSQL"). A rewrite holds an
+ACCESS EXCLUSIVE lock on the table for as long as it copies it, blocking every tenant's
+reads of it: once per forget, that stalled every request of the service (issue 33).
+
+So a forget or erase only leaves a PendingCompaction row in its own transaction
+(memory_service/db/scrub.py), and one pass every MEMORY_POSTGRES_COMPACT_SECONDS (Celery
+beat, `compact-erasures`) rewrites each user-data table once for every erasure committed
+before the pass began, then stamps their receipts' `bytes_gone_at`.
+
+Locks: each table is rewritten on its own and waits at most MEMORY_POSTGRES_COMPACT_LOCK_WAIT_MS
+for its lock (lock_timeout). A waiting ACCESS EXCLUSIVE request queues every later reader
+behind it, so a pass that cannot have the lock at once steps back and tries again instead
+of stalling requests. Once it holds the lock, requests touching that table wait for the
+rewrite of that one table (docs/design.md §8 measures it per table).
+
+Old snapshots: a rewrite keeps the row versions an open transaction may still see. A pass
+rewrites a table only when no transaction older than the pass's start is open (in this
+database), else it leaves the table for the next pass and the receipts unstamped.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.conf import settings
+from django.db import OperationalError, connection
+from django.db.models import Max
+from django.utils import timezone
+
+logger = logging.getLogger(__name__)
+
+# pg_try_advisory_lock key: one pass at a time across every worker of the cluster.
+PASS_LOCK_KEY = 0x6D656D5F636F6D70  # "mem_comp"
+LOCK_RETRIES = 5
+RETRY_PAUSE_SECONDS = 1.0
+# Tables of the user-data apps that hold no user data and that every forget writes to.
+NOT_REWRITTEN = {"facts_pendingcompaction"}
+
+
+@dataclass
+class PassReport:
+    started_at: datetime
+    finished_at: datetime | None = None
+    held_seconds: dict[str, float] = field(default_factory=dict)  # table -> time under ACCESS EXCLUSIVE
+    left_for_next_pass: list[str] = field(default_factory=list)
+    receipts_stamped: int = 0
+
+    @property
+    def complete(self) -> bool:
+        return not self.left_for_next_pass
+
+
+def due() -> bool:
+    from facts.models import DeletionReceipt, PendingCompaction
+
+    return PendingCompaction.objects.exists() or DeletionReceipt.objects.filter(bytes_gone_at__isnull=True).exists()
+
+
+def compact_pass(*, force: bool = False) -> PassReport | None:
+    """One pass over the user-data tables, if an erasure is waiting (or `force`).
+    None on SQLite, with MEMORY_POSTGRES_ERASE_VACUUM=off, or while another pass runs."""
+    if connection.vendor != "postgresql" or settings.MEMORY_POSTGRES_ERASE_VACUUM == "off":
+        return None
+    if connection.in_atomic_block:
+        raise RuntimeError("A compaction pass runs VACUUM, which cannot run inside a transaction.")
+    if not force and not due():
+        return None
+    if not _try_pass_lock():
+        return None
+    try:
+        return _run_pass()
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock(%s)", [PASS_LOCK_KEY])
+
+
+def _run_pass() -> PassReport:
+    from facts.models import DeletionReceipt, PendingCompaction
+
+    # What this pass covers: erasures committed before it starts (their rows are visible now).
+    last_request = PendingCompaction.objects.aggregate(last=Max("pk"))["last"]
+    receipts = list(DeletionReceipt.objects.filter(bytes_gone_at__isnull=True).values_list("pk", flat=True))
+    report = PassReport(started_at=timezone.now())
+    horizon = _next_xid()
+    full = settings.MEMORY_POSTGRES_ERASE_VACUUM == "full"
+    for table in _tables_smallest_first():
+        seconds = _rewrite(table, horizon=horizon, full=full)
+        if seconds is None:
+            report.left_for_next_pass.append(table)
+        else:
+            report.held_seconds[table] = seconds
+    report.finished_at = timezone.now()
+    if not report.complete:
+        logger.warning("Compaction pass left %s for the next pass.", ", ".join(report.left_for_next_pass))
+        return report
+    if full:
+        # plain marks space reusable only: the bytes are still there, so no receipt says they went.
+        report.receipts_stamped = DeletionReceipt.objects.filter(pk__in=receipts).update(
+            bytes_gone_at=report.finished_at
+        )
+    if last_request is not None:
+        PendingCompaction.objects.filter(pk__lte=last_request).delete()
+    return report
+
+
+def _rewrite(table: str, *, horizon: int, full: bool) -> float | None:
+    """Rewrite one table (FULL) or prune it (plain); seconds under the lock, None if it could
+    not be done now (lock busy, or an older snapshot open)."""
+    quoted = connection.ops.quote_name(table)
+    wait_ms = settings.MEMORY_POSTGRES_COMPACT_LOCK_WAIT_MS
+    for attempt in range(LOCK_RETRIES):
+        if attempt:
+            time.sleep(RETRY_PAUSE_SECONDS)
+        if not _no_snapshot_older_than(horizon):
+            continue
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute(f"SET lock_timeout = '{int(wait_ms)}ms'")
+                started = time.perf_counter()
+                cursor.execute(f"VACUUM {'(FULL) ' if full else ''}{quoted}")
+                held = time.perf_counter() - started
+                cursor.execute("RESET lock_timeout")
+                # Column statistics (pg_statistic) keep sampled values; ANALYZE's lock blocks no request.
+                cursor.execute(f"ANALYZE {quoted}")
+            return held
+        except OperationalError as exc:
+            if getattr(exc.__cause__, "sqlstate", None) != "55P03":  # lock_not_available
+                raise
+            with connection.cursor() as cursor:
+                cursor.execute("RESET lock_timeout")
+    return None
+
+
+def _try_pass_lock() -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s)", [PASS_LOCK_KEY])
+        return bool(cursor.fetchone()[0])
+
+
+def _next_xid() -> int:
+    """The first transaction id not yet started when the pass begins (32-bit, as pg_stat_activity shows)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_snapshot_xmax(pg_current_snapshot())::text")
+        return int(cursor.fetchone()[0]) % 2**32
+
+
+def _no_snapshot_older_than(xid: int) -> bool:
+    """True when no other session of this database runs a transaction or holds a snapshot that
+    began before `xid` (lazy VACUUM's own snapshot does not hold back what a rewrite removes)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT count(*) FROM pg_stat_activity
+            WHERE pid <> pg_backend_pid() AND datname = current_database()
+              AND backend_type <> 'autovacuum worker'
+              AND (age(backend_xmin) > age(%s::text::xid) OR age(backend_xid) > age(%s::text::xid))
+            """,
+            [str(xid), str(xid)],
+        )
+        return cursor.fetchone()[0] == 0
+
+
+def _tables_smallest_first() -> list[str]:
+    from memory_service.db.scrub import user_data_tables
+
+    tables = sorted((set(connection.introspection.table_names()) & user_data_tables()) - NOT_REWRITTEN)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT name FROM unnest(%s::text[]) AS name ORDER BY pg_total_relation_size(to_regclass(name)), name",
+            [tables],
+        )
+        return [row[0] for row in cursor.fetchall()]
