@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from datetime import UTC
 
 from facts.guard import shown_identifier
 from facts.models import Fact, FactHistory
 from facts.schemas import FactOut, HistoryOut
-from recall.episodes import EpisodeHit
-
-QUOTE_CHARS = 500  # as much of a message as the context block quotes
-_SPACE = re.compile(r"\s+")
+from recall.hits import EpisodeHit
 
 # What a model needs to use a memory; provenance and bookkeeping stay in the REST API.
 FACT_FIELDS = {
@@ -47,17 +43,14 @@ def history_json(entry: FactHistory) -> dict:
 
 
 def episode_json(hit: EpisodeHit) -> dict:
-    """A past message as a quote with its time: one line (a message cannot forge structure), its own
-    double quotes turned single so the quote cannot be closed early."""
-    said = _SPACE.sub(" ", hit.text).strip().replace('"', "'")
-    if len(said) > QUOTE_CHARS:
-        said = said[: QUOTE_CHARS - 1] + "\u2026"
-    when = hit.turn.occurred_at.astimezone(UTC)
+    """A past message as a quote with its time (recall.hits.Quote: one line, so a message cannot forge
+    structure, and its own double quotes turned single so the quote cannot be closed early)."""
+    quote = hit.quote
     return {
-        "quote": f'On {when:%Y-%m-%d %H:%M} UTC the user said: "{said}"',
-        "occurred_at": when.isoformat(),
-        "session_id": shown_identifier(hit.turn.session_id),
-        "turn_id": shown_identifier(hit.turn.turn_id),
-        "memory_ids": [str(fact.uuid) for fact in hit.facts],
+        "quote": quote.line,
+        "occurred_at": quote.occurred_at.astimezone(UTC).isoformat(),
+        "session_id": shown_identifier(quote.session_id),
+        "turn_id": shown_identifier(quote.turn_id),
+        "memory_ids": list(quote.facts),
         "score": round(hit.score, 4),
     }

@@ -44,13 +44,15 @@ def memory_json(fact: Fact) -> dict:
 
 
 def episode_json(hit) -> dict:
-    """A recalled episode (recall.episodes.EpisodeHit) for the opt-in `episodes` list of a search."""
+    """A recalled episode (recall.hits.EpisodeHit) for the opt-in `episodes` list of a search, from
+    its quote (recall.hits.Quote)."""
+    quote = hit.quote
     return {
-        "turn_id": shown_identifier(hit.turn.turn_id),
-        "session_id": shown_identifier(hit.turn.session_id),
-        "occurred_at": _iso(hit.turn.occurred_at),
-        "text": hit.text,
-        "memory_ids": [str(fact.uuid) for fact in hit.facts],
+        "turn_id": shown_identifier(quote.turn_id),
+        "session_id": shown_identifier(quote.session_id),
+        "occurred_at": _iso(quote.occurred_at),
+        "text": quote.text,
+        "memory_ids": list(quote.facts),
         "score": hit.score,
     }
 

@@ -51,16 +51,24 @@ class Candidate:
     @property
     def line(self) -> str:
         # One line per fact: collapsed whitespace keeps a fact from forging a heading.
-        text = _SPACE.sub(" ", self.item["text"]).strip()
         if self.section == "conversation":
-            said = self.item["last_mentioned_at"][:10]
-            return f'- on {said} the user said: "{text.replace(chr(34), chr(39))}"'
-        return "- " + text
+            return "- " + _said(self.item)
+        line = "- " + _SPACE.sub(" ", self.item["text"]).strip()
+        if quote := self.item.get("quote"):
+            # The turn the fact came from, folded into it by recall: indented under its fact.
+            line += "\n  - " + _said(quote)
+        return line
 
     def drop_key(self) -> tuple:
         protected = self.section == "constraints"
         tier = (2 if protected else 0) + (0 if self.weak else 1)
         return (tier, -SECTION_ORDER.index(self.section), -self.position)
+
+
+def _said(episode: dict) -> str:
+    """A quoted turn on one line, its double quotes turned single so the quote cannot be closed early."""
+    text = _SPACE.sub(" ", episode["text"]).strip().replace(chr(34), chr(39))
+    return f'on {episode["last_mentioned_at"][:10]} the user said: "{text}"'
 
 
 @dataclass
@@ -136,20 +144,35 @@ def _place(
     policy: Policy,
 ) -> tuple[Placed, list[dict]]:
     """Sections' items in claim order, and the sensitive items withheld. `sensitive` is every live
-    health and finance fact of the user: a quoted turn is held to those it is about."""
+    health and finance fact of the user: a quoted turn is held to those it is about. A fact recall
+    returned with its source turn's quote keeps the quote wherever the fact is placed (a profile
+    section may claim it first), under the same rule as a quoted turn of its own."""
     placed: Placed = {name: [] for name in SECTION_ORDER}
     withheld: list[dict] = []
     seen: set[str] = set()
+    quotes = {item["id"]: item["quote"] for item, _, _, _ in claims if item.get("quote")}
+
+    def admitted(item: dict) -> bool:
+        return _admitted(item, sensitive=sensitive, topics=topics, matched_ids=matched_ids, policy=policy)
+
     for item, claimed_section, source, score in claims:
         if item["id"] in seen:
             continue
         seen.add(item["id"])
         section = claimed_section
-        if not _admitted(item, sensitive=sensitive, topics=topics, matched_ids=matched_ids, policy=policy):
+        if not admitted(item):
             withheld.append({"id": item["id"], "section": section, "reason": "sensitive"})
             continue
         if item["category"] in SENSITIVE_CATEGORIES and is_hard_constraint(item):
             section = "constraints"
+        item = {k: v for k, v in item.items() if k != "quote"}
+        quote = quotes.get(item["id"])
+        if quote is not None and quote["id"] not in seen:
+            seen.add(quote["id"])
+            if admitted(quote):
+                item["quote"] = quote
+            else:
+                withheld.append({"id": quote["id"], "section": section, "reason": "sensitive"})
         placed[section].append((item, source, score))
     return placed, withheld
 
@@ -284,6 +307,7 @@ def build_block(
                             "score": c.score,
                             "stale": c.stale,
                             "low_confidence": c.low_confidence,
+                            "quote": c.item["quote"]["text"] if c.item.get("quote") else None,
                         }
                         for c in items
                     ],

@@ -66,6 +66,9 @@ class ContextItemOut(Schema):
     score: float | None
     stale: bool
     low_confidence: bool
+    # A recalled fact: the words of the turn it came from, quoted under it (recall folded that
+    # turn into the fact); null when there is none, or it was withheld.
+    quote: str | None = None
 
 
 class ContextSectionOut(Schema):

@@ -15,6 +15,7 @@ from profiles.context import ContextBlock, Policy, build_block
 from profiles.models import ContextLog, Profile, ProfileTrigger
 from profiles.projection import build_profile, fact_item
 from profiles.sensitivity import query_topics
+from recall.hits import QUOTE_CHARS
 
 
 def done_turn_count(user_pk: int) -> int:
@@ -127,22 +128,20 @@ def profile_should_project(user_pk: int) -> bool:
 # --- Context block -------------------------------------------------------------------
 
 
-def _episode_item(hit) -> dict | None:
-    """A recalled episode as a context item; None when its words fail the injection floor
-    (facts/guard.py): a quoted message still must not be able to steer the prompt."""
-    from recall.client_search import quotable
-
-    if not quotable(hit):
+def _quote_item(quote) -> dict | None:
+    """A quoted turn (recall.hits.Quote) as a context item; None when its words fail the injection
+    floor (facts/guard.py): a quoted message still must not be able to steer the prompt."""
+    if not quote.quotable:
         return None
     return {
-        "id": f"turn:{hit.turn.turn_id}",
+        "id": f"turn:{quote.turn_id}",
         "kind": "episode",
-        "text": hit.text[:500],
+        "text": quote.text[:QUOTE_CHARS],
         "category": "episode",
         "confidence": 1.0,
-        "last_mentioned_at": hit.turn.occurred_at.isoformat(),
+        "last_mentioned_at": quote.occurred_at.isoformat(),
         # The facts the turn produced: a turn that told a health fact is about health (sensitivity).
-        "produced": [str(fact.uuid) for fact in hit.facts],
+        "produced": list(quote.facts),
     }
 
 
@@ -165,13 +164,15 @@ def _recall_for_context(user: MemoryUser, query: str) -> tuple[list[tuple[dict, 
     hits, matched = [], set()
     for hit in result.items:
         if hit.kind == "episode":
-            episode = _episode_item(hit)
+            episode = _quote_item(hit.quote)
             if episode is not None:
                 hits.append((episode, round(float(hit.score), 6)))
             continue
         if not hit.fact.is_live:
             continue
         item = fact_item(hit.fact)
+        if hit.quote is not None and (quote := _quote_item(hit.quote)) is not None:
+            item["quote"] = quote
         hits.append((item, round(float(hit.score), 6)))
         if (hit.signals or {}).get("lexical_rank") is not None:
             matched.add(item["id"])

@@ -10,7 +10,8 @@ is displaced or folded away for a client that knows nothing of episodes. Both
 recalls share the query embedding (cached) and score on one scale (recall.episodes),
 so a client may interleave the two lists by score. An episode is what the user
 said, raw: it is returned only when its words pass the injection floor
-(facts/guard.py), as for the context block (docs/design.md §10).
+(facts/guard.py), as for the context block (docs/design.md §10). Each door renders an
+episode from its `quote` (recall.hits.Quote), built once for every door.
 """
 
 from __future__ import annotations
@@ -18,12 +19,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from facts.guard import check_untrusted_text
 from facts.models import MemoryUser
-from memory_service.errors import Rejected
 from recall import episodes
-from recall.hits import EpisodeHit, FactHit
+from recall.hits import EpisodeHit, FactHit, floor_rule
 from recall.services import recall
+
+__all__ = ["ClientSearch", "client_search", "default_sources", "floor_rule", "quotable"]
 
 
 @dataclass
@@ -40,17 +41,8 @@ def default_sources(user: MemoryUser) -> tuple[str, ...]:
     return ("facts", "episodes") if user.turns.episodes().exists() else ("facts",)
 
 
-def floor_rule(text: str) -> str | None:
-    """The injection floor's rule these words break (facts/guard.py), or None."""
-    try:
-        check_untrusted_text(text)
-    except Rejected as refused:
-        return refused.rule
-    return None
-
-
 def quotable(hit: EpisodeHit) -> bool:
-    return floor_rule(hit.text) is None
+    return hit.quote.quotable
 
 
 def client_search(

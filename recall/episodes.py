@@ -5,8 +5,10 @@ the facts' rules (recall.sides) and fused the same way (score-damped RRF with
 full-information fusion), so a fact's and an episode's fused scores are on one
 scale. The two hit lists are then merged by score; a fact and the turn it came
 from say the same thing, so with MEMORY_RECALL_EPISODE_MERGE the lower of such
-a pair is folded into the higher one (it takes no slot of its own, and the
-item that stays names it) instead of both crowding the top k.
+a pair is folded into the higher one (it takes no slot of its own) instead of
+both crowding the top k. The item that stays returns what was folded into it:
+a fact its source turn's words as a quote, an episode its folded facts
+(recall.hits, recall.answer), so a caller receives every word a slot was ranked for.
 """
 
 from __future__ import annotations
@@ -104,4 +106,9 @@ def _pk(hit) -> int:
 
 
 def text_length(hit) -> int:
-    return len(hit.fact.text) if hit.kind == "fact" else len(hit.text)
+    """The characters an item returns (what a budget counts): a fact with the quote of its folded
+    source turn, an episode with the facts folded into it."""
+    if hit.kind == "fact":
+        quote = hit.quote
+        return len(hit.fact.text) + (len(quote.text) if quote is not None else 0)
+    return len(hit.text) + sum(len(f.text) for f in hit.folded_facts)

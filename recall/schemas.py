@@ -44,6 +44,16 @@ class RecallItemOut(Schema):
     episode: EpisodeOut | None = None
     score: float
     signals: dict
+    quote: EpisodeOut | None = Field(
+        None,
+        description="A fact item: the words of the turn it came from, when that turn's episode was folded "
+        "into it (it takes no slot of its own). Null otherwise, and on episode items.",
+    )
+    folded_facts: list[FactOut] = Field(
+        default_factory=list,
+        description="An episode item: the facts of its turn that ranked below it and were folded into it. "
+        "Empty otherwise.",
+    )
 
 
 class RecallOut(Schema):

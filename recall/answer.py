@@ -1,0 +1,63 @@
+"""REST recall's answer, built from a recall result: the one place that turns hits into the items a
+caller receives. `/recall` returns it, and the evaluations (bench.locomo, bench.longmemeval_run)
+score it, so what is counted is what is returned (docs/recall.md)."""
+
+from __future__ import annotations
+
+from facts import selectors as fact_selectors
+from recall.hits import Quote
+from recall.schemas import RecallOut, RecallWithSourcesOut
+from recall.services import RecallResult
+
+
+def episode_out(quote: Quote) -> dict:
+    """A turn's words as REST shows them: raw, as data, with the injection rule they break."""
+    return {
+        "turn_id": quote.turn_id,
+        "session_id": quote.session_id,
+        "occurred_at": quote.occurred_at,
+        "text": quote.text,
+        "facts": list(quote.facts),
+        "injection_rule": quote.injection_rule,
+    }
+
+
+def _item(hit) -> dict:
+    if hit.kind == "episode":
+        return {
+            "kind": "episode",
+            "episode": episode_out(hit.quote),
+            "folded_facts": hit.folded_facts,
+            "score": hit.score,
+            "signals": hit.signals,
+        }
+    quote = hit.quote
+    return {
+        "kind": "fact",
+        "fact": hit.fact,
+        "quote": episode_out(quote) if quote is not None else None,
+        "score": hit.score,
+        "signals": hit.signals,
+    }
+
+
+def _attach_links(result: RecallResult) -> None:
+    # FactOut shows entities and linked ids; read them in bulk, not per hit.
+    facts = [hit.fact for hit in result.items if hit.kind == "fact"]
+    facts += [fact for hit in result.items for fact in hit.folded_facts]
+    fact_selectors.attach_output_links(facts)
+
+
+def with_sources(result: RecallResult) -> RecallWithSourcesOut:
+    """The body of `/recall` for a request naming `sources`: one item per hit, each with what was
+    folded into it. The evaluations score these items."""
+    _attach_links(result)
+    items = [_item(hit) for hit in result.items]
+    return RecallWithSourcesOut.model_validate({"items": items, "mode": result.mode, "degraded": result.degraded})
+
+
+def v1(result: RecallResult) -> RecallOut:
+    """The body of `/recall` for a request without `sources`: facts only, the v1 shape (no `kind`)."""
+    _attach_links(result)
+    items = [{"fact": hit.fact, "score": hit.score, "signals": hit.signals} for hit in result.items]
+    return RecallOut.model_validate({"items": items, "mode": result.mode, "degraded": result.degraded})
