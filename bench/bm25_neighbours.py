@@ -77,13 +77,14 @@ class Compared:
 
 def _rank_all(loaded: locomo.Loaded) -> list[Ranked]:
     [(user, provenance, qas)] = loaded.users
+    ids = locomo.Ids.of(user)
     ranked = []
     for question, evidence in qas:
-        items = recall(user=user, query=question, k=DEPTH, mode="lexical", log=False, sources=("facts",)).items
+        result = recall(user=user, query=question, k=DEPTH, mode="lexical", log=False, sources=("facts",))
         covered: set[str] = set()
-        for hit in items:
-            covered |= locomo.covered_by(hit, provenance, loaded.episodes)
-        ranked.append(Ranked([hit.fact.pk for hit in items], len(evidence & covered) / len(evidence)))
+        for item in locomo.answer_items(result):
+            covered |= locomo.covered_by(item, provenance, loaded.episodes, ids)
+        ranked.append(Ranked([hit.fact.pk for hit in result.items], len(evidence & covered) / len(evidence)))
     return ranked
 
 

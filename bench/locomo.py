@@ -10,6 +10,10 @@ adds the exchange around it (the message answered, the reply). QA items of
 categories 1-4 are the queries. Corpus `both`: the observations as facts and
 every turn as an episode of the same user (docs/design.md §10), recalled with
 sources facts and episodes; an episode covers its own dialogue id.
+
+What is scored is REST's answer (recall.answer), item for item: an item covers
+the dialogue ids of the words it returns, a fact its evidence and the turn it
+quotes, an episode its turn and the facts folded into it (docs/recall.md).
 """
 
 from __future__ import annotations
@@ -29,9 +33,10 @@ from django.db import transaction
 from facts.models import Fact, MemoryUser, Tenant, Turn, TurnState
 from facts.services import text_hash
 from memory_service.stats import rounded
-from recall import episode_index, index, indexer
+from recall import answer, episode_index, index, indexer
 from recall.embeddings import query_cache
-from recall.services import recall
+from recall.schemas import RecallItemOut
+from recall.services import RecallResult, recall
 
 CORPORA = ("observations", "turns", "both")
 _DIA = re.compile(r"D:?(\d+)\s*:\s*(\d+)")
@@ -296,12 +301,49 @@ def unload(loaded: Loaded) -> None:
             loaded.tenant.delete()
 
 
-def covered_by(hit, provenance: dict[int, set[str]], episodes: dict[int, set[str]]) -> set[str]:
-    """The dialogue ids one recalled item covers: its own, and those of the items folded into it."""
-    own = provenance.get(hit.fact.pk, set()) if hit.kind == "fact" else episodes.get(hit.turn.pk, set())
-    for inner in hit.folded:
-        own = own | covered_by(inner, provenance, episodes)
+@dataclass
+class Ids:
+    """One user's fact and turn rows by the ids REST's answer names them with."""
+
+    fact_pk: dict[uuid.UUID, int]
+    turn_pk: dict[str, int]
+
+    @classmethod
+    def of(cls, user: MemoryUser) -> Ids:
+        return cls(
+            dict(Fact.objects.filter(user=user).values_list("uuid", "pk")),
+            dict(Turn.objects.filter(user=user).values_list("turn_id", "pk")),
+        )
+
+
+def answer_items(result) -> list[RecallItemOut]:
+    """REST's answer to a recall, item for item: built by the code `/recall` returns (recall.answer)."""
+    return list(answer.with_sources(result).items)
+
+
+def covered_by(
+    item: RecallItemOut, provenance: dict[int, set[str]], episodes: dict[int, set[str]], ids: Ids
+) -> set[str]:
+    """The dialogue ids one item of REST's answer covers, by the words it returns: a fact its evidence
+    and the turn it quotes, an episode its turn and the evidence of the facts folded into it."""
+    if item.kind == "fact" and item.fact is not None:
+        own = set(provenance.get(ids.fact_pk.get(item.fact.id, -1), set()))
+        if item.quote is not None:
+            own |= episodes.get(ids.turn_pk.get(item.quote.turn_id, -1), set())
+        return own
+    own = set(episodes.get(ids.turn_pk.get(item.episode.turn_id, -1), set())) if item.episode else set()
+    for fact in item.folded_facts:
+        own |= provenance.get(ids.fact_pk.get(fact.id, -1), set())
     return own
+
+
+def ask(user: MemoryUser, question: str, mode: str, k: int, sources: tuple[str, ...]) -> RecallResult:
+    """The recall REST's `/recall` runs for this question (k, mode, sources). "recency": the most
+    recent facts whatever the question (recall of an empty query), the baseline a recency-led
+    strategy for users with few facts would have to beat."""
+    if mode == "recency":
+        return recall(user=user, query="", k=k, log=False, sources=sources)
+    return recall(user=user, query=question, k=k, mode=mode, log=False, sources=sources)
 
 
 def evaluate(
@@ -318,22 +360,17 @@ def evaluate(
         recall_at: dict[int, list[float]] = {k: [] for k in ks}
         hit10, latencies = [], []
         for user, provenance, qas in loaded.users:
+            ids = Ids.of(user)
             for question, evidence in qas:
                 if time_embedding:
                     query_cache.clear()  # latency includes the query embedding
                 started = time.perf_counter()
-                # "recency": the most recent facts whatever the question (recall of an empty query),
-                # the baseline a recency-led strategy for users with few facts would have to beat.
-                result = (
-                    recall(user=user, query="", k=depth, log=False, sources=sources)
-                    if mode == "recency"
-                    else recall(user=user, query=question, k=depth, mode=mode, log=False, sources=sources)
-                )
+                result = ask(user, question, mode, depth, sources)
                 latencies.append((time.perf_counter() - started) * 1000)
                 covered_at: list[set[str]] = []
                 covered: set[str] = set()
-                for hit in result.items:
-                    covered |= covered_by(hit, provenance, loaded.episodes)
+                for item in answer_items(result):
+                    covered |= covered_by(item, provenance, loaded.episodes, ids)
                     covered_at.append(set(covered))
                 for k in ks:
                     got = covered_at[min(k, len(covered_at)) - 1] if covered_at else set()

@@ -7,7 +7,8 @@ as `make run` has them without an OpenAI key) and `apply`, which makes the facts
 turn an episode. What they marked for the index is indexed by `indexer.index_items` in one
 embedding batch for the user's whole history. Recall is asked as of the question's date, from the
 episodes alone (corpus `turns`) and from facts and episodes (corpus `both`); the user is
-erased before the next question, so the store never holds more than one history.
+erased before the next question, so the store never holds more than one history. What is
+scored is REST's answer (recall.answer), item for item, by the turn ids its items return.
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ from facts.extraction.pipeline import prepare
 from facts.models import MemoryUser, Tenant, Turn, TurnState
 from facts.tasks import extract
 from memory_service.celery import app
-from recall import episode_index, index, indexer
+from recall import answer, episode_index, index, indexer
 from recall.models import PendingIndex
+from recall.schemas import RecallItemOut
 from recall.services import recall
 
 CORPUS_SOURCES = {"turns": ("episodes",), "both": ("facts", "episodes")}
@@ -36,7 +38,7 @@ CORPUS_SOURCES = {"turns": ("episodes",), "both": ("facts", "episodes")}
 @dataclass
 class LoadedUser:
     user: MemoryUser
-    covers: dict[int, frozenset[str]]  # Turn pk -> the message ids it holds
+    covers: dict[str, frozenset[str]]  # turn id -> the message ids it holds
 
 
 @contextmanager
@@ -97,7 +99,7 @@ def load_user(tenant: Tenant, question: Question, embedder=None) -> LoadedUser:
         for turn in turns:
             _extract(turn.pk)
         _index_marked(user, embedder)
-    return LoadedUser(user, {t.pk: spec.covers for t, spec in zip(turns, specs, strict=True)})
+    return LoadedUser(user, {spec.turn_id: spec.covers for spec in specs})
 
 
 def unload_user(loaded: LoadedUser) -> None:
@@ -107,21 +109,30 @@ def unload_user(loaded: LoadedUser) -> None:
         loaded.user.delete()
 
 
-def covered(hit, covers: dict[int, frozenset[str]]) -> set[str]:
-    """The messages one recalled item holds: an episode its turn's, a fact its source turn's,
-    and those of the items folded into it."""
-    turn_pk = hit.turn.pk if hit.kind == "episode" else hit.fact.source_turn_id
-    own = set(covers.get(turn_pk, ()))
-    for inner in hit.folded:
-        own |= covered(inner, covers)
+def covered(item: RecallItemOut, covers: dict[str, frozenset[str]]) -> set[str]:
+    """The messages one item of REST's answer holds, by the turn ids it returns: an episode its turn's
+    (the facts folded into it came from that turn), a fact its source turn's and the quoted turn's."""
+    if item.kind == "episode" and item.episode is not None:
+        return set(covers.get(item.episode.turn_id, ()))
+    own: set[str] = set()
+    if item.fact is not None and item.fact.source_turn_id:
+        own |= covers.get(item.fact.source_turn_id, frozenset())
+    if item.quote is not None:
+        own |= covers.get(item.quote.turn_id, frozenset())
     return own
 
 
-def ranked_items(loaded: LoadedUser, question: Question, mode: str, sources: tuple[str, ...]) -> list[set[str]]:
+def answer_items(loaded: LoadedUser, question: Question, mode: str, sources: tuple[str, ...]) -> list[RecallItemOut]:
+    """What REST's `/recall` answers for the question as of its date (recall.answer), item for item."""
     result = recall(
         user=loaded.user, query=question.text, k=DEPTH, mode=mode, as_of=question.asked_at, log=False, sources=sources
     )
-    return [covered(hit, loaded.covers) for hit in result.items]
+    return list(answer.with_sources(result).items)
+
+
+def ranked_items(loaded: LoadedUser, question: Question, mode: str, sources: tuple[str, ...]) -> list[set[str]]:
+    """REST's answer as the messages each item holds."""
+    return [covered(item, loaded.covers) for item in answer_items(loaded, question, mode, sources)]
 
 
 def evaluate(
