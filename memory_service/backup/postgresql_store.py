@@ -60,8 +60,14 @@ def _run(args: list[str]) -> None:
             "MEMORY_PG_DUMP / MEMORY_PG_RESTORE at them."
         ) from None
     if done.returncode:
-        note = pg_tools.failure_note(args[0], connection.pg_version)
+        note = pg_tools.failure_note(args[0], _server_version_num())
         raise ProgramFailed(f"{Path(args[0]).name} failed: {done.stderr.strip()[-2000:]} {note}".rstrip())
+
+
+def _server_version_num() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW server_version_num")
+        return int(cursor.fetchone()[0])
 
 
 def table_counts() -> dict[str, int]:
