@@ -23,7 +23,7 @@ from pathlib import Path
 
 import psycopg
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from psycopg import sql
 
 from memory_service.backup.manifest import Damaged
@@ -60,7 +60,10 @@ def _run(args: list[str]) -> None:
             "MEMORY_PG_DUMP / MEMORY_PG_RESTORE at them."
         ) from None
     if done.returncode:
-        note = pg_tools.failure_note(args[0], _server_version_num())
+        try:
+            note = pg_tools.failure_note(args[0], _server_version_num())
+        except DatabaseError:  # the server is gone: its own message above says so
+            note = ""
         raise ProgramFailed(f"{Path(args[0]).name} failed: {done.stderr.strip()[-2000:]} {note}".rstrip())
 
 
