@@ -183,6 +183,7 @@ def _bring_up_to_date(manifest: Manifest, entries: list[journal.Entry], progress
     """On the restored copy (the default connection points at it): migrate, re-apply erasures,
     re-index what they touched."""
     from facts.erasure_replay import replay
+    from memory_service.db import compactor
     from recall import indexer
 
     migrated = _is_behind(manifest)
@@ -193,6 +194,9 @@ def _bring_up_to_date(manifest: Manifest, entries: list[journal.Entry], progress
     replayed = replay(entries)
     # Facts that shared a turn with a forgotten one are indexed again without its words.
     indexer.drain(budget_seconds=3600.0)
+    # PostgreSQL: the re-applied erasures' rows leave the files before the copy serves (nothing
+    # reads it yet, so the rewrite blocks no one). SQLite's scrub already ran at each erasure.
+    compactor.compact_pass()
     return migrated, replayed
 
 
