@@ -50,7 +50,7 @@ class Candidate:
 
     @property
     def line(self) -> str:
-        # One line per fact: collapsed whitespace keeps a fact from forging a heading.
+        # One line per fact (and one for its quote): collapsed whitespace keeps a fact from forging a heading.
         if self.section == "conversation":
             return "- " + _said(self.item)
         line = "- " + _SPACE.sub(" ", self.item["text"]).strip()
