@@ -110,16 +110,17 @@ def unload_user(loaded: LoadedUser) -> None:
 
 
 def covered(item: RecallItemOut, covers: dict[str, frozenset[str]]) -> set[str]:
-    """The messages one item of REST's answer holds, by the turn ids it returns: an episode its turn's
-    (the facts folded into it came from that turn), a fact its source turn's and the quoted turn's."""
+    """The messages one item of REST's answer holds, by the words it returns: an episode its turn's
+    (the facts folded into it came from that turn), a fact the turn it quotes.
+
+    A fact without a quote holds only its own sentence, not the turn it came from: crediting it
+    with its `source_turn_id` counted words the caller never received ("User uses Emacs." for
+    the turn that also named the dog; issue 34), so it covers no message."""
     if item.kind == "episode" and item.episode is not None:
         return set(covers.get(item.episode.turn_id, ()))
-    own: set[str] = set()
-    if item.fact is not None and item.fact.source_turn_id:
-        own |= covers.get(item.fact.source_turn_id, frozenset())
     if item.quote is not None:
-        own |= covers.get(item.quote.turn_id, frozenset())
-    return own
+        return set(covers.get(item.quote.turn_id, ()))
+    return set()
 
 
 def answer_items(loaded: LoadedUser, question: Question, mode: str, sources: tuple[str, ...]) -> list[RecallItemOut]:

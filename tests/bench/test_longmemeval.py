@@ -111,3 +111,21 @@ def test_the_mem0_baseline_is_scored_by_the_same_code(model):
     # mem0 has no point-in-time search: it finds the violin lessons said after the question too.
     assert summary["questions"] == 2 and summary["turn"]["recall_all@10"] == 1.0
     assert set(summary["by_type"]) == {"single-session-user"}
+
+
+def test_a_fact_counts_only_the_turn_whose_words_it_returns():
+    # "User uses Emacs." came from the turn that also named the dog: without a quote of that turn
+    # the caller holds the fact's sentence only, so the dog turn is not counted (issue 34).
+    from types import SimpleNamespace
+
+    from bench.longmemeval_run import covered
+
+    covers = {"t-dog": frozenset({"s1:0"}), "t-other": frozenset({"s2:3"})}
+    fact = SimpleNamespace(source_turn_id="t-dog")
+    bare = SimpleNamespace(kind="fact", fact=fact, episode=None, quote=None)
+    quoted = SimpleNamespace(kind="fact", fact=fact, episode=None, quote=SimpleNamespace(turn_id="t-dog"))
+    episode = SimpleNamespace(kind="episode", fact=None, episode=SimpleNamespace(turn_id="t-other"), quote=None)
+
+    assert covered(bare, covers) == set()
+    assert covered(quoted, covers) == {"s1:0"}
+    assert covered(episode, covers) == {"s2:3"}
