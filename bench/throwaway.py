@@ -47,6 +47,9 @@ def inner_env(workdir: Path, extra: dict[str, str] | None = None, database_url: 
         **(extra or {}),
         MARKER: str(workdir),
         "MEMORY_VAR_DIR": str(workdir),
+        # Its own journal, as a fresh `make run` has: one inherited from a test run holds entries
+        # keyed under that run's SECRET_KEY, which a restore here refuses (KeyMissing).
+        "MEMORY_ERASURE_JOURNAL": str(workdir / "erasure-journal.sqlite3"),
         "DATABASE_URL": database_url or f"sqlite:///{workdir / 'memory.sqlite3'}",
         "CELERY_TASK_ALWAYS_EAGER": "off",
         "DJANGO_SETTINGS_MODULE": "memory_service.settings",
