@@ -8,6 +8,8 @@ stateless transport takes them.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import inspect
 import json
 import re
@@ -35,12 +37,26 @@ def tool_call(name: str, **arguments) -> dict:
 
 def post(key: str, body) -> Any:
     data = body if isinstance(body, (str, bytes)) else json.dumps(body)
-    return Client().post(
-        "/mcp",
-        data=data,
-        content_type="application/json",
-        headers={"Authorization": f"Bearer {key}", "Accept": "application/json, text/event-stream"},
-    )
+    with _as_a_wsgi_thread():
+        return Client().post(
+            "/mcp",
+            data=data,
+            content_type="application/json",
+            headers={"Authorization": f"Bearer {key}", "Accept": "application/json, text/event-stream"},
+        )
+
+
+@contextlib.contextmanager
+def _as_a_wsgi_thread():
+    """The session's browser fixture (tests/conftest.py) leaves Playwright's event loop marked as
+    running in this thread, which a WSGI thread never has: /mcp's async_to_sync refuses to run
+    under it. Unmark it for the request (the database work still runs in this thread)."""
+    loop = asyncio.events._get_running_loop()
+    asyncio.events._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio.events._set_running_loop(loop)
 
 
 def add(key: str, n: int) -> Any:
