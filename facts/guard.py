@@ -17,12 +17,12 @@ from memory_service.errors import Rejected
 
 # Zero-width, bidi-override and other invisible code points used to hide text
 # from a human reviewer while a model still reads it.
-_INVISIBLE_CHARS = (
+INVISIBLE_CHARS = (
     "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"
     "\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0"
     "\U000e0000-\U000e007f"  # tag characters ("ASCII smuggling")
 )
-_INVISIBLE = re.compile(f"[{_INVISIBLE_CHARS}]")
+_INVISIBLE = re.compile(f"[{INVISIBLE_CHARS}]")
 
 # Every check below takes time linear in the length of the text: a recalled turn of 20,000
 # characters passes the floor on every recall, so one pattern that retried a long stretch
@@ -172,7 +172,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 # The characters above as the body of a regex class, for the API schema to state
 # what the floor refuses (tab and newline are refused in facts, allowed in turns).
-UNTRUSTED_TEXT_CHARS_REFUSED = "\\x7f-\\x9f" + _INVISIBLE_CHARS
+UNTRUSTED_TEXT_CHARS_REFUSED = "\\x7f-\\x9f" + INVISIBLE_CHARS
 
 
 def normalise(text: str) -> str:

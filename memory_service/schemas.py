@@ -11,6 +11,7 @@ from ninja.renderers import JSONRenderer
 from ninja.schema import DjangoGetter
 from pydantic import AfterValidator, BeforeValidator, WithJsonSchema, model_validator
 
+from facts.guard import INVISIBLE_CHARS
 from facts.services.users import ID_MAX
 from memory_service.timestamps import in_utc
 
@@ -67,7 +68,10 @@ def errors(*statuses: int) -> dict[int, type[Message]]:
 
 # What the id rule of facts.services.users.validate_id accepts, stated for the
 # schema only: the service stays the one place that enforces it (with rule="user_id").
-ID_PATTERN = rf"^[^\u0000-\u001f\u007f/\\]{{1,{ID_MAX}}}$"
+# An id also passes the injection floor (facts.guard.check_identifier): the characters it
+# refuses anywhere, C1 controls and invisible code points, are left out here too, so a
+# schema-valid id is never refused for a character (the floor's phrases cannot be stated).
+ID_PATTERN = rf"^[^\u0000-\u001f\u007f-\u009f/\\{INVISIBLE_CHARS}]{{1,{ID_MAX}}}$"
 
 
 def client_id(description: str) -> dict:

@@ -35,3 +35,18 @@ def test_surrounding_spaces_are_trimmed_from_session_and_turn_ids(api):
     r = api.post("/users/u1/turns", {"session_id": " s1 ", "turn_id": " t1 ", "user_input": "I like tea."})
     assert r.status_code == 202, r.content
     assert Turn.objects.get().session_id == "s1" and r.json()["turn_id"] == "t1"
+
+
+@pytest.mark.parametrize("char", ["\u00ad", "\u200b", "\u202e", "\ufeff", "\U000e0041", "\x85", "\x9f"])
+def test_a_character_the_floor_refuses_in_an_id_is_outside_the_schemas_id_pattern(char):
+    # Schemathesis sends what the schema allows and reports a 422 for it (ST202): the pattern
+    # must leave out every character the injection floor refuses wherever it stands.
+    import re
+
+    from facts.guard import Rejected
+    from facts.services.users import validate_id
+    from memory_service.schemas import ID_PATTERN
+
+    assert re.fullmatch(ID_PATTERN, f"user{char}") is None
+    with pytest.raises(Rejected):
+        validate_id(f"user{char}", "user_id")
