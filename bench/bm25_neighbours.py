@@ -11,11 +11,11 @@ the average length are the user's own, so the rankings there must not move at al
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from itertools import cycle
 
 import numpy as np
-from scipy.stats import kendalltau
 
 from bench import locomo
 from recall import fts
@@ -59,8 +59,7 @@ class Compared:
             def ranks(ids: list[int]) -> list[int]:
                 return [ids.index(i) if i in ids else len(ids) for i in union]
 
-            tau = kendalltau(ranks(alone.ids), ranks(beside.ids)).statistic
-            self.taus.append(1.0 if np.isnan(tau) else float(tau))
+            self.taus.append(kendall_tau_b(ranks(alone.ids), ranks(beside.ids)))
 
     def row(self) -> dict:
         n = max(self.questions, 1)
@@ -73,6 +72,27 @@ class Compared:
             "same first hit": round(self.same_first / n, 4),
             "kendall tau (mean)": round(float(np.mean(self.taus)), 4) if self.taus else 1.0,
         }
+
+
+def kendall_tau_b(x: list[int], y: list[int]) -> float:
+    """Kendall's tau-b of two rankings with ties (every id missing from a list shares its last
+    rank); 1.0 when either ranking is all one tie. Lists of at most twenty: pairs are counted."""
+    concordant = discordant = tied_x = tied_y = 0
+    for i in range(len(x)):
+        for j in range(i + 1, len(x)):
+            dx, dy = x[i] - x[j], y[i] - y[j]
+            if dx == 0 and dy == 0:
+                continue
+            if dx == 0:
+                tied_x += 1
+            elif dy == 0:
+                tied_y += 1
+            elif (dx > 0) == (dy > 0):
+                concordant += 1
+            else:
+                discordant += 1
+    denominator = math.sqrt((concordant + discordant + tied_x) * (concordant + discordant + tied_y))
+    return (concordant - discordant) / denominator if denominator else 1.0
 
 
 def _rank_all(loaded: locomo.Loaded) -> list[Ranked]:
