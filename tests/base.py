@@ -1,7 +1,13 @@
 from __future__ import annotations
 
+import atexit
+import contextlib
 import json
+import os
+import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from django.test import Client
 
@@ -103,3 +109,18 @@ def service_database_url(folder) -> str:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
         conn.execute(f'CREATE DATABASE "{name}"')
     return url_of(server, name)
+
+
+@contextlib.contextmanager
+def private_postgres(prefix: str) -> Iterator[Any]:
+    """A PostgreSQL 16 of its own from the pgserver wheel, in a temporary folder, stopped after."""
+    os.environ.setdefault("XDG_RUNTIME_DIR", tempfile.mkdtemp(prefix="runtime-"))
+    import pgserver
+
+    server = pgserver.get_server(tempfile.mkdtemp(prefix=prefix), cleanup_mode="stop")
+    try:
+        yield server
+    finally:
+        server.cleanup()
+        # Stopped: its exit handler would only log, after pytest has closed the streams.
+        atexit.unregister(server._cleanup)

@@ -6,12 +6,10 @@ about a store still in use."""
 
 from __future__ import annotations
 
-import atexit
 import json
 import os
 import subprocess
 import sys
-import tempfile
 
 import numpy as np
 import psycopg
@@ -23,7 +21,7 @@ from facts.models import Fact, Turn
 from memory_service.db import in_use
 from memory_service.db.postgresql_urls import connect_kwargs, database_config
 from recall import indexer, vec
-from tests.base import database_url
+from tests.base import database_url, private_postgres
 from tests.integration.stack import ROOT
 
 pytestmark = [pytest.mark.sqlite_only, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -31,16 +29,8 @@ pytestmark = [pytest.mark.sqlite_only, pytest.mark.slow, pytest.mark.django_db(t
 
 @pytest.fixture(scope="module")
 def postgres():
-    os.environ.setdefault("XDG_RUNTIME_DIR", tempfile.mkdtemp(prefix="runtime-"))
-    import pgserver
-
-    server = pgserver.get_server(tempfile.mkdtemp(prefix="move-store-pg-"), cleanup_mode="stop")
-    try:
+    with private_postgres("move-store-pg-") as server:
         yield server
-    finally:
-        server.cleanup()
-        # Stopped: its exit handler would only log, after pytest has closed the streams.
-        atexit.unregister(server._cleanup)
 
 
 def _empty_database(server, name: str) -> str:

@@ -6,15 +6,13 @@ Against a private PostgreSQL 16 (pgserver), whatever engine the test run is on."
 
 from __future__ import annotations
 
-import atexit
-import os
 import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
 
 from memory_service.db import pg_tools
+from tests.base import private_postgres
 from tests.integration.stack import BIN, ROOT, clean_env
 
 pytestmark = pytest.mark.slow
@@ -22,16 +20,8 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def postgres():
-    os.environ.setdefault("XDG_RUNTIME_DIR", tempfile.mkdtemp(prefix="runtime-"))
-    import pgserver
-
-    server = pgserver.get_server(tempfile.mkdtemp(prefix="pg-tools-"), cleanup_mode="stop")
-    try:
+    with private_postgres("pg-tools-") as server:
         yield server
-    finally:
-        server.cleanup()
-        # Stopped: its exit handler would only log, after pytest has closed the streams.
-        atexit.unregister(server._cleanup)
 
 
 @pytest.fixture(scope="module")
