@@ -6,6 +6,7 @@ from uuid import UUID
 
 from django.conf import settings
 from ninja import Field, Schema
+from pydantic.json_schema import JsonDict
 
 from facts.guard import MAX_ENTITY_CHARS, UNTRUSTED_TEXT_CHARS_REFUSED
 from facts.models import Category, Status
@@ -38,11 +39,17 @@ EntityName = Annotated[
     ),
 ]
 
+# A key passes the floor too (facts.guard.check_identifier): stated here, enforced there.
+KEY_SCHEMA: JsonDict = {
+    "pattern": f"^[^{_REFUSED}]*$",
+    "description": "A slot name; refused with a 422, its rule and field when the injection floor says so",
+}
+
 
 class FactIn(ObjectIn):
     text: str = Field(..., min_length=1, max_length=20_000, json_schema_extra=FACT_TEXT)
     category: Category | None = None
-    key: str | None = Field(None, max_length=64)
+    key: str | None = Field(None, max_length=64, json_schema_extra=KEY_SCHEMA)
     confidence: Confidence | None = None
     valid_from: IsoDateTime | None = None
     event_time: IsoDateTime | None = None
@@ -57,7 +64,7 @@ class FactIn(ObjectIn):
 class FactPatchIn(ObjectIn):
     text: str = Field(..., min_length=1, max_length=20_000, json_schema_extra=FACT_TEXT)
     category: Category | None = None
-    key: str | None = Field(None, max_length=64)
+    key: str | None = Field(None, max_length=64, json_schema_extra=KEY_SCHEMA)
     confidence: Confidence | None = None
     entities: list[EntityName] | None = Field(None, max_length=4)
 

@@ -50,3 +50,17 @@ def test_a_character_the_floor_refuses_in_an_id_is_outside_the_schemas_id_patter
     assert re.fullmatch(ID_PATTERN, f"user{char}") is None
     with pytest.raises(Rejected):
         validate_id(f"user{char}", "user_id")
+
+
+@pytest.mark.parametrize("char", ["\x1f", "\u00ad", "\u200b", "\U000e0041", "\x92"])
+def test_a_character_the_floor_refuses_in_a_key_is_outside_the_schemas_key_pattern(char):
+    import re
+
+    from facts.guard import Rejected, check_identifier
+    from facts.schemas import FactIn
+
+    # Schemathesis sent a key holding \x1f, which the schema allowed (ST202 in a fresh-clone run).
+    pattern = FactIn.model_json_schema()["properties"]["key"]["pattern"]
+    assert re.fullmatch(pattern, f"home{char}") is None
+    with pytest.raises(Rejected):
+        check_identifier(f"home{char}", "key")
