@@ -24,8 +24,10 @@ def main(argv: list[str]) -> int:
     import pgserver
     from pgserver._commands import POSTGRES_BIN_PATH
 
-    data = Path(os.environ.get("MEMORY_TEST_PGDATA") or tempfile.mkdtemp(prefix="memory-pg-"))
-    server = pgserver.get_server(data, cleanup_mode="stop")
+    given = os.environ.get("MEMORY_TEST_PGDATA")
+    data = Path(given or tempfile.mkdtemp(prefix="memory-pg-"))
+    # A folder this run made goes with the server; one the caller named is theirs to keep.
+    server = pgserver.get_server(data, cleanup_mode="stop" if given else "delete")
     try:
         env = {**os.environ, "DATABASE_URL": server.get_uri(), "MEMORY_TEST_PGDATA": str(data)}
         # Backups run the client programs of the same build (tests/facts/test_backup_restore_postgresql.py).
