@@ -53,3 +53,17 @@ class Memory:
 @pytest.fixture
 def memory(alice, model, django_capture_on_commit_callbacks):
     return Memory(alice.tenant, django_capture_on_commit_callbacks)
+
+
+@pytest.fixture
+def post_turn(model, settings, django_capture_on_commit_callbacks):
+    """POST a turn and run its extraction with the offline rules extractor (no LLM key)."""
+    settings.OPENAI_API_KEY = ""
+
+    def post(client, turn_id: str, text: str, *, user: str = "u1", reply: str = "") -> None:
+        body = {"session_id": "s1", "turn_id": turn_id, "user_input": text, "assistant_response": reply}
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client.post(f"/users/{user}/turns", body)
+        assert response.status_code in (200, 202), response.content
+
+    return post

@@ -14,20 +14,6 @@ DOG = "We just adopted a dog called Biscuit."
 MARATHON = "I'm training for the Berlin marathon in April."
 
 
-@pytest.fixture
-def post_turn(model, settings, django_capture_on_commit_callbacks):
-    """POST a turn and run its extraction with the offline rules extractor (no LLM key)."""
-    settings.OPENAI_API_KEY = ""
-
-    def post(client, turn_id: str, text: str, *, user: str = "u1", reply: str = "") -> None:
-        body = {"session_id": "s1", "turn_id": turn_id, "user_input": text, "assistant_response": reply}
-        with django_capture_on_commit_callbacks(execute=True):
-            response = client.post(f"/users/{user}/turns", body)
-        assert response.status_code in (200, 202), response.content
-
-    return post
-
-
 def recall(client, query: str, user: str = "u1", **extra) -> dict:
     response = client.post(f"/users/{user}/recall", {"query": query, **extra})
     assert response.status_code == 200, response.content

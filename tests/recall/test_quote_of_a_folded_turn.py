@@ -15,20 +15,6 @@ QUESTION = "what is my dog called?"
 
 
 @pytest.fixture
-def post_turn(model, settings, django_capture_on_commit_callbacks):
-    """POST a turn and run its extraction with the offline rules extractor (no LLM key)."""
-    settings.OPENAI_API_KEY = ""
-
-    def post(client, turn_id: str, text: str, *, user: str = "u1") -> None:
-        body = {"session_id": "s1", "turn_id": turn_id, "user_input": text, "assistant_response": ""}
-        with django_capture_on_commit_callbacks(execute=True):
-            response = client.post(f"/users/{user}/turns", body)
-        assert response.status_code in (200, 202), response.content
-
-    return post
-
-
-@pytest.fixture
 def biscuit(api, post_turn):
     """A new user's one turn, which the rules extractor makes one fact of ("User uses Emacs.")."""
     post_turn(api, "t1", SAID)
