@@ -73,7 +73,18 @@ def _apply(entry: journal.Entry, where: str | None) -> int:
     if entry.kind == journal.FACTS:
         facts = list(Fact.objects.filter(tenant_id=entry.tenant_id, uuid__in=entry.fact_uuids).order_by("pk"))
         return 1 if services.facts_forget(facts=facts, actor=RESTORE, reason="forgotten again after a restore") else 0
+    if entry.kind == journal.TURNS:
+        return _withdraw_turns(entry)
     raise ValueError(f"Unknown erasure journal entry kind {entry.kind!r} (seq {entry.seq}).")
+
+
+def _withdraw_turns(entry: journal.Entry) -> int:
+    # The user's primary key and the turns' keys must still belong together: a turn row
+    # another person holds now is never touched.
+    user = MemoryUser.objects.filter(pk=entry.user_pk or 0, tenant_id=entry.tenant_id).first()
+    if user is None:
+        return 0
+    return 1 if services.turns_withdraw(user=user, turn_pks=[int(pk) for pk in entry.fact_uuids]) else 0
 
 
 def _erase_user(entry: journal.Entry, where: str | None) -> int:

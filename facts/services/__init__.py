@@ -16,7 +16,14 @@ writes through this package.
 from __future__ import annotations
 
 from facts.services.actors import SYSTEM, Actor
-from facts.services.lifecycle import fact_expire, fact_forget, fact_supersede, facts_forget, facts_forget_by_key
+from facts.services.lifecycle import (
+    fact_expire,
+    fact_forget,
+    fact_supersede,
+    facts_forget,
+    facts_forget_by_key,
+    turns_withdraw,
+)
 from facts.services.normalise import normalise_category, normalise_key, text_hash
 from facts.services.pending import pending_approve, pending_reject, supersede_target
 from facts.services.store import StoreResult, fact_get, fact_store, facts_store_for_user
@@ -34,6 +41,7 @@ __all__ = [
     "fact_supersede",
     "facts_forget",
     "facts_forget_by_key",
+    "turns_withdraw",
     "facts_store_for_user",
     "lock_user",
     "memory_user_get",

@@ -188,7 +188,18 @@ def _withdraw_turns(user: MemoryUser, turn_pks: list[int]) -> int:
     turns.delete()
     if stated_ids:
         announce_facts_changed(user, stated_ids)
+    # A restore of an older backup withdraws them again (memory_service/db/journal.py).
+    journal.note_turns_withdrawn(tenant_id=user.tenant_id, user_pk=user.pk, turn_pks=pks)
     return len(pks)
+
+
+@transaction.atomic
+def turns_withdraw(*, user: MemoryUser, turn_pks: list[int]) -> int:
+    """Withdraw these turns of `user` again (a restore re-applying the erasure journal)."""
+    lock_user(user)
+    withdrawn = _withdraw_turns(user, turn_pks)
+    scrub_after_commit()
+    return withdrawn
 
 
 @transaction.atomic

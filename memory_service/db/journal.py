@@ -10,10 +10,11 @@ re-applies every entry made after its backup was taken (facts/erasure_replay.py)
 
 An entry holds no personal data: the tenant id, the user's primary key and a keyed hash
 of their external id (so a restore can check the row is the same person), the forgotten
-facts' uuids, the receipt's id, the time. The hash's key is derived from SECRET_KEY and
-is never stored in the journal, so the journal alone cannot confirm that a given person
-was erased; the journal keeps only a short check value of each key it was written with,
-so a restore without that key stops instead of silently failing to match anyone.
+facts' uuids or the withdrawn turns' primary keys, the receipt's id, the time. The hash's
+key is derived from SECRET_KEY and is never stored in the journal, so the journal alone
+cannot confirm that a given person was erased; the journal keeps only a short check
+value of each key it was written with, so a restore without that key stops instead of
+silently failing to match anyone.
 A journal from before this rule held its own key: the first connection moves it out
 (kept only wrapped under the current key) and drops the table (`_move_legacy_key`).
 
@@ -47,7 +48,7 @@ from memory_service.redact import mask_url
 
 logger = logging.getLogger(__name__)
 
-USER, FACTS, TENANT = "user", "facts", "tenant"
+USER, FACTS, TURNS, TENANT = "user", "facts", "turns", "tenant"
 
 _SCHEMA = {
     "sqlite": (
@@ -85,6 +86,7 @@ class Entry:
     user_pk: int | None = None
     user_key: str = ""
     receipt_id: int | None = None
+    # The forgotten facts' uuids; for a TURNS entry, the withdrawn turns' primary keys.
     fact_uuids: tuple[str, ...] = field(default_factory=tuple)
     recorded_at: str = ""
 
@@ -269,6 +271,11 @@ def note_user_erased(*, tenant_id: object, user_pk: int, external_id: str, recei
 def note_facts_forgotten(*, tenant_id: object, user_pk: int, fact_uuids: list[str]) -> None:
     if fact_uuids:
         _after_commit(FACTS, tenant_id, user_pk=user_pk, fact_uuids=tuple(fact_uuids))
+
+
+def note_turns_withdrawn(*, tenant_id: object, user_pk: int, turn_pks: list[int]) -> None:
+    if turn_pks:
+        _after_commit(TURNS, tenant_id, user_pk=user_pk, fact_uuids=tuple(str(pk) for pk in sorted(turn_pks)))
 
 
 def note_tenant_deleted(*, tenant_id: object) -> None:

@@ -165,6 +165,30 @@ def test_restore_refuses_a_store_another_process_has_open(alice, tmp_path):
     assert Tenant.objects.filter(name="made after the backup").exists()
 
 
+def withdraw_a_turn_after_a_backup_then_restore(tenant: Tenant, tmp_path: Path) -> dict[str, str]:
+    """Back up, forget a fact together with the turn it was stated in, restore: the turn must
+    stay withdrawn (the journal records the turn, not only the fact). Returns the markers."""
+    markers = _seed(tenant)["keeper"]
+    folder = _backup(tmp_path)
+    services.fact_forget(fact=Fact.objects.get(user__external_id="keeper", key="tool"), actor=STAFF, withdraw_turn=True)
+    assert not Turn.objects.filter(user__external_id="keeper", turn_id="t1").exists()
+
+    output = _restore(folder)
+
+    assert not Turn.objects.filter(user__external_id="keeper", turn_id="t1").exists()
+    assert "1 turns" in output, output
+    assert Turn.objects.filter(user__external_id="bystander", turn_id="t1").exists()
+    return markers
+
+
+def test_a_turn_withdrawn_after_the_backup_stays_withdrawn_after_a_restore(alice, tmp_path):
+    markers = withdraw_a_turn_after_a_backup_then_restore(alice.tenant, tmp_path)
+
+    stored = _store_bytes()
+    assert markers["turn"].encode() not in stored
+    assert markers["reply"].encode() not in stored
+
+
 def test_backup_refuses_a_folder_that_exists(tmp_path):
     (tmp_path / "taken").mkdir()
     with pytest.raises(CommandError, match="already exists"):

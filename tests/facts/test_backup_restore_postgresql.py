@@ -24,7 +24,14 @@ from memory_service.db import journal
 from memory_service.db.postgresql_urls import url_of
 from tests.db_files import postgres_data_files
 from tests.facts.dashboard_helpers import seed_everything
-from tests.facts.test_backup_restore import STAFF, _backup, _restore, _seed, erase_after_a_backup_then_restore
+from tests.facts.test_backup_restore import (
+    STAFF,
+    _backup,
+    _restore,
+    _seed,
+    erase_after_a_backup_then_restore,
+    withdraw_a_turn_after_a_backup_then_restore,
+)
 from tests.facts.test_backup_trust import _confirms, _edit_manifest, _users
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -45,6 +52,14 @@ def test_a_postgresql_restore_keeps_erasures_made_after_the_backup(alice, tmp_pa
     leaks = [kind for kind, text in victim.items() if any(text.encode() in d for d in files.values())]
     assert leaks == []
     assert any(drill.markers["bystander"]["fact"].encode() in d for d in files.values())
+
+
+def test_a_postgresql_restore_keeps_a_turn_withdrawn_after_the_backup(alice, tmp_path):
+    markers = withdraw_a_turn_after_a_backup_then_restore(alice.tenant, tmp_path)
+
+    # The restore ran a compaction pass before the swap: the words are gone from the files.
+    files = postgres_data_files()
+    assert not any(markers["turn"].encode() in d for d in files.values())
 
 
 def _databases() -> list[str]:
