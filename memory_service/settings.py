@@ -84,6 +84,9 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "django_htmx",
     "template_partials",
+    # django-ninja serves Swagger UI from its own static files when installed as an app,
+    # instead of from a CDN (nothing may be fetched at run time).
+    "ninja",
     "memory_service",
     "facts",
     "recall",

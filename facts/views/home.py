@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
 from django.shortcuts import render
@@ -27,9 +29,18 @@ def home(request):
 def _state(read) -> dict:
     # The overview must still render when a provider cannot even report its state.
     try:
-        return dict(read())
+        return {name: _readable(name, value) for name, value in dict(read()).items()}
     except Exception as exc:
         return {"error": f"{type(exc).__name__}: {exc}"}
+
+
+def _readable(name: str, value: object) -> object:
+    """What a person reads: a mapping as "key: value" pairs, a `*_at` epoch as a UTC time."""
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {_readable(str(k), v)}" for k, v in value.items()) or "none"
+    if name.endswith("_at") and isinstance(value, int | float) and not isinstance(value, bool):
+        return datetime.fromtimestamp(value, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    return value
 
 
 @login_required

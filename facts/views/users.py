@@ -104,6 +104,8 @@ def _outcome_lines(turns: list[Turn], user: MemoryUser) -> dict[int, list[dict]]
 def _why_nothing(turn: Turn) -> str:
     reason = (turn.outcome or {}).get("reason") or ""
     if turn.state == TurnState.SKIPPED:
+        # The API's reason names the state too ("skipped: greeting"); the page says it once.
+        reason = reason.removeprefix("skipped: ")
         return f"Skipped: {reason}" if reason else "Skipped by the salience gate."
     if turn.state == TurnState.FAILED:
         return f"Failed after {turn.attempts} attempt(s): {turn.last_error or reason or 'no error recorded'}"

@@ -95,7 +95,7 @@ def test_it_shows_per_turn_what_changed_or_why_nothing_did(browse):
         user_input="thanks!",
         state=TurnState.SKIPPED,
         occurred_at=now - timedelta(minutes=1),
-        outcome={"reason": "greeting or thanks"},
+        outcome={"reason": "skipped: greeting or thanks"},  # what the pipeline stores
     )
     Turn.objects.create(
         tenant=tenant,
@@ -113,7 +113,7 @@ def test_it_shows_per_turn_what_changed_or_why_nothing_did(browse):
     assert "t-done" in turns and "Added" in turns and "User keeps bees." in turns
     assert "Refused by the injection floor" in turns and "instruction_override" in turns
     assert "Edges added" in turns and "nope-1" in turns
-    assert "Skipped: greeting or thanks" in turns
+    assert "Skipped: greeting or thanks" in turns and "skipped: greeting" not in turns
     assert "Failed after 3 attempt(s): LLM endpoint answered 503 three times" in turns
 
 
