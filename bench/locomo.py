@@ -164,14 +164,27 @@ def _dia_order(dia: str) -> tuple[int, int]:
     return int(session), int(turn)
 
 
+# LoCoMo's categories as its data numbers them (the paper's order differs): 5, adversarial, has no
+# evidence to find and is not asked.
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+
+
+def _asked(conv: dict) -> list[dict]:
+    """The QA items scored: categories 1-4, with a question and evidence."""
+    return [
+        qa
+        for qa in conv.get("qa", [])
+        if qa.get("category") in CATEGORIES and normalise_evidence(qa.get("evidence")) and qa.get("question")
+    ]
+
+
 def questions(conv: dict) -> list[tuple[str, set[str]]]:
-    out = []
-    for qa in conv.get("qa", []):
-        if qa.get("category") in (1, 2, 3, 4):
-            evidence = normalise_evidence(qa.get("evidence"))
-            if evidence and qa.get("question"):
-                out.append((str(qa["question"]), evidence))
-    return out
+    return [(str(qa["question"]), normalise_evidence(qa.get("evidence"))) for qa in _asked(conv)]
+
+
+def question_categories(conv: dict) -> list[str]:
+    """The category name of each of `questions(conv)`, in the same order."""
+    return [CATEGORIES[qa["category"]] for qa in _asked(conv)]
 
 
 _SESSION_KEY = re.compile(r"^session_(\d+)(_date_time|_observation|_summary)?$")
@@ -215,6 +228,7 @@ class Loaded:
     tenant: Tenant | None
     users: list[tuple[MemoryUser, dict[int, set[str]], list[tuple[str, set[str]]]]] = field(default_factory=list)
     episodes: dict[int, set[str]] = field(default_factory=dict)  # Turn pk -> its dialogue id (corpus both)
+    categories: dict[int, list[str]] = field(default_factory=dict)  # user pk -> each question's category
 
 
 def load(
@@ -282,6 +296,7 @@ def load(
         if corpus == "both":
             _index_episodes(loaded, turn_rows, embedder, vectors)
         loaded.users.append((user, provenance, questions(conv)))
+        loaded.categories[user.pk] = question_categories(conv)
     return loaded
 
 
@@ -358,9 +373,10 @@ def evaluate(
     depth = max(ks + [10])
     for mode in modes:
         recall_at: dict[int, list[float]] = {k: [] for k in ks}
-        hit10, latencies = [], []
+        hit10, latencies, kinds = [], [], []
         for user, provenance, qas in loaded.users:
             ids = Ids.of(user)
+            kinds += loaded.categories.get(user.pk) or ["-"] * len(qas)
             for question, evidence in qas:
                 if time_embedding:
                     query_cache.clear()  # latency includes the query embedding
@@ -379,12 +395,24 @@ def evaluate(
                 hit10.append(1.0 if evidence & got10 else 0.0)
                 if progress:
                     progress(1)
-        row = {f"recall@{k}": round(float(np.mean(v)), 4) if v else 0.0 for k, v in recall_at.items()}
-        row["hit@10"] = round(float(np.mean(hit10)), 4) if hit10 else 0.0
+        row = _row(recall_at, hit10)
         row["p50_ms"] = rounded(latencies, 0.50, 2) or 0.0
         row["p95_ms"] = rounded(latencies, 0.95, 2) or 0.0
+        row["by_category"] = {
+            name: _row({k: [v[i] for i in at] for k, v in recall_at.items()}, [hit10[i] for i in at])
+            | {"questions": len(at)}
+            for name in sorted(set(kinds))
+            if (at := [i for i, kind in enumerate(kinds) if kind == name])
+        }
         results[mode] = row
     return results
+
+
+def _row(recall_at: dict[int, list[float]], hit10: list[float]) -> dict:
+    """Mean recall@k and hit@10 of a set of questions."""
+    row = {f"recall@{k}": round(float(np.mean(v)), 4) if v else 0.0 for k, v in recall_at.items()}
+    row["hit@10"] = round(float(np.mean(hit10)), 4) if hit10 else 0.0
+    return row
 
 
 def question_count(loaded: Loaded) -> int:

@@ -7,7 +7,8 @@ message ids it covers, so ours and mem0 go through the same scoring code.
 
 Scores follow the benchmark's own protocol: `recall_all@k` (every evidence item in the top k)
 and `recall_any@k`, at turn level (the evidence messages) and session level (the answer
-sessions, those the top k items come from), k = 5 and 10, abstention questions (`_abs`) left out.
+sessions, those the top k items come from), k = 5 and 10, abstention questions (`_abs`) left out;
+and turn-level nDCG@10 with the benchmark's own gain and discount (`ndcg`).
 """
 
 from __future__ import annotations
@@ -143,6 +144,38 @@ def rounds(question: Question) -> list[Round]:
     return out
 
 
+NDCG_K = 10
+
+
+def dcg(gains: list[float]) -> float:
+    """Discounted cumulative gain as LongMemEval's `eval_utils.dcg` counts it: the first item
+    undiscounted, the item at rank r >= 2 divided by log2(r) (so ranks 1 and 2 weigh the same)."""
+    return sum(g if rank == 1 else g / float(np.log2(rank)) for rank, g in enumerate(gains, start=1))
+
+
+def _round_of(question: Question) -> dict[str, str]:
+    """message id -> the id of the turn (round) that holds it."""
+    return {message: spec.turn_id for spec in rounds(question) for message in spec.covers}
+
+
+def ndcg(ranked: list[set[str]], question: Question, k: int = NDCG_K) -> float:
+    """Turn-level nDCG@k with binary gains: the unit is a turn (a user message with its reply, what an
+    episode returns) that holds evidence. An item gains 1 when it returns an evidence turn no item
+    above it returned (a turn counts once, as a document does in the benchmark's ranking); the ideal
+    ranks every evidence turn first. 0 when the question has no evidence turn."""
+    round_of = _round_of(question)
+    wanted = {round_of.get(m, m) for m in question.evidence_turns}
+    if not wanted:
+        return 0.0
+    seen: set[str] = set()
+    gains = []
+    for covered in ranked[:k]:
+        new = {round_of.get(m, m) for m in covered} & (wanted - seen)
+        gains.append(1.0 if new else 0.0)
+        seen |= new
+    return min(1.0, dcg(gains) / dcg([1.0] * min(len(wanted), k)))
+
+
 def question_scores(ranked: list[set[str]], question: Question) -> dict[str, dict[str, float]]:
     """recall_all@k and recall_any@k of one ranked list, per level (a level with no evidence is left out)."""
     scores: dict[str, dict[str, float]] = {}
@@ -156,6 +189,8 @@ def question_scores(ranked: list[set[str]], question: Question) -> dict[str, dic
             got = turns if level == "turn" else {session_of(m) for m in turns}
             scores[level][f"recall_all@{k}"] = float(gold[level] <= got)
             scores[level][f"recall_any@{k}"] = float(bool(gold[level] & got))
+    if "turn" in scores:
+        scores["turn"][f"ndcg@{NDCG_K}"] = ndcg(ranked, question)
     return scores
 
 
@@ -216,5 +251,6 @@ def _means(rows: list[tuple[str, dict]]) -> dict:
     for level in LEVELS:
         scored = [scores[level] for _, scores in rows if level in scores]
         keys = [f"recall_{kind}@{k}" for kind in ("all", "any") for k in KS]
+        keys += [f"ndcg@{NDCG_K}"] if level == "turn" else []
         out[level] = {key: round(float(np.mean([s[key] for s in scored])), 4) if scored else None for key in keys}
     return out

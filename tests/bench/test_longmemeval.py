@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from datetime import UTC, datetime
 from io import StringIO
 from pathlib import Path
@@ -38,7 +39,13 @@ def test_scores_count_the_top_k_only():
     noise = [{f"f_soup#{i}"} for i in range(9)]
     found_sixth = noise[:5] + [{"ans_puppy#0"}] + noise[5:]
     scores = longmemeval.question_scores(found_sixth, puppy)
-    assert scores["turn"] == {"recall_all@5": 0.0, "recall_any@5": 0.0, "recall_all@10": 1.0, "recall_any@10": 1.0}
+    assert scores["turn"] == {
+        "recall_all@5": 0.0,
+        "recall_any@5": 0.0,
+        "recall_all@10": 1.0,
+        "recall_any@10": 1.0,
+        "ndcg@10": pytest.approx(1 / math.log2(6)),
+    }
     assert scores["session"]["recall_all@5"] == 0.0 and scores["session"]["recall_all@10"] == 1.0
     # The session of a neighbouring message is enough at session level, not at turn level.
     neighbour = longmemeval.question_scores([{"ans_puppy#1"}], puppy)
@@ -129,3 +136,58 @@ def test_a_fact_counts_only_the_turn_whose_words_it_returns():
     assert covered(bare, covers) == set()
     assert covered(quoted, covers) == {"s1:0"}
     assert covered(episode, covers) == {"s2:3"}
+
+
+def test_ndcg_discounts_as_the_benchmark_does():
+    # LongMemEval's eval_utils.dcg: rank 1 and rank 2 undiscounted, rank r >= 3 divided by log2(r).
+    puppy = _questions()["puppy1"]  # one evidence turn: the puppy's round (ans_puppy#0 and its reply)
+    noise = [{"f_soup#0"}, {"f_rust#0"}, {"f_plants#0"}]
+    assert longmemeval.ndcg([{"ans_puppy#0"}, *noise], puppy) == 1.0
+    assert longmemeval.ndcg([noise[0], {"ans_puppy#0"}], puppy) == 1.0
+    assert longmemeval.ndcg([*noise[:2], {"ans_puppy#0"}], puppy) == pytest.approx(1 / math.log2(3))  # 0.6309
+    assert longmemeval.ndcg([*noise[:3], {"ans_puppy#1"}], puppy) == pytest.approx(0.5)  # the reply is that turn
+    # 10th place scores 1/log2(10), 11th nothing.
+    assert longmemeval.ndcg(noise * 3 + [{"ans_puppy#0"}], puppy) == pytest.approx(1 / math.log2(10))
+    assert longmemeval.ndcg(noise * 3 + [{"f_soup#0"}, {"ans_puppy#0"}], puppy) == 0.0
+
+
+def test_ndcg_counts_each_evidence_turn_once_against_the_ideal_order():
+    puppy = _questions()["puppy1"]
+    puppy.evidence_turns = {"ans_puppy#0", "f_rust#0"}
+    ranked = [{"ans_puppy#0"}, {"ans_puppy#1"}, {"f_soup#0"}, {"f_rust#0"}]  # the second item repeats the first's turn
+    # DCG 1 + 1/log2(4) = 1.5 against the ideal (both turns first) 1 + 1 = 2.
+    assert longmemeval.ndcg(ranked, puppy) == pytest.approx(0.75)
+    assert longmemeval.question_scores(ranked, puppy)["turn"]["ndcg@10"] == pytest.approx(0.75)
+    assert longmemeval.ndcg([{"f_soup#0"}], puppy) == 0.0
+
+
+def test_recall_any_needs_one_evidence_turn_and_recall_all_every_one():
+    puppy = _questions()["puppy1"]
+    puppy.evidence_turns = {"ans_puppy#0", "f_rust#0"}
+    puppy.evidence_sessions = {"ans_puppy", "f_rust"}
+    noise = [{"f_soup#0"}, {"f_plants#0"}]
+    scores = longmemeval.question_scores([{"ans_puppy#0"}, *noise * 3, {"f_rust#0"}], puppy)
+    assert scores["turn"] == {
+        "recall_all@5": 0.0,
+        "recall_any@5": 1.0,
+        "recall_all@10": 1.0,
+        "recall_any@10": 1.0,
+        "ndcg@10": pytest.approx((1 + 1 / math.log2(8)) / 2),
+    }
+    assert scores["session"] == {"recall_all@5": 0.0, "recall_any@5": 1.0, "recall_all@10": 1.0, "recall_any@10": 1.0}
+
+
+def test_the_report_shows_the_fields_figures_per_question_type():
+    from bench.longmemeval_report import payload, table
+
+    tally = longmemeval.new_tally()
+    questions = _questions()
+    tally.add(questions["puppy1"], [{"f_soup#0"}, {"ans_puppy#0"}])
+    tally.add(questions["violin2"], [{"f_soup#0"}])
+    summary = payload({"turns": {"hybrid": tally}}, {}, {})["results"]["turns"]["hybrid"]
+    assert summary["turn"]["ndcg@10"] == 0.5 and summary["session"]["recall_any@5"] == 0.5
+    assert summary["by_type"]["single-session-user"]["turn"]["ndcg@10"] == 0.5
+    text = table(payload({"turns": {"hybrid": tally}}, {}, {}))
+    header = text.splitlines()[1].split()
+    assert header[-6:] == ["t.all@5", "t.all@10", "t.ndcg@10", "s.any@5", "t.any@10", "s.all@10"]
+    assert "turns/hybrid             single-session-user (2)" in text

@@ -180,3 +180,26 @@ def test_the_embedding_cache_keeps_each_text_and_vector_without_padding_texts_to
     old_format = tmp_path / "old.npz"
     np.savez(old_format, texts=np.array(["one", "two"]), vectors=np.ones((2, 4), dtype=np.float32))
     assert list(locomo.load_embedding_cache(old_format)) == ["one", "two"]
+
+
+def test_eval_recall_reports_each_locomo_category(model, tmp_path):
+    # tiny_locomo's questions: two single-hop (4), one multi-hop (1), one temporal (2); 5 is not asked.
+    out, target = StringIO(), tmp_path / "eval.json"
+    call_command("eval_recall", "--data", str(TINY), "--modes", "lexical,hybrid", "--json", str(target), stdout=out)
+    for row in json.loads(target.read_text())["results"].values():
+        by_category = row["by_category"]
+        assert {name: c["questions"] for name, c in by_category.items()} == {
+            "multi-hop": 1,
+            "single-hop": 2,
+            "temporal": 1,
+        }
+        # Each category's mean weighs into the overall mean by its questions.
+        overall = sum(c["recall@10"] * c["questions"] for c in by_category.values()) / 4
+        assert overall == pytest.approx(row["recall@10"], abs=1e-3)
+    assert "hybrid   temporal (1)" in out.getvalue()
+
+
+def test_locomo_categories_follow_the_datas_numbering():
+    conv = locomo.load_conversations(TINY)[0][1]
+    assert locomo.question_categories(conv) == ["single-hop", "single-hop", "multi-hop", "temporal"]
+    assert len(locomo.question_categories(conv)) == len(locomo.questions(conv))

@@ -198,4 +198,11 @@ class Command(BaseCommand):
             if base and mode != "lexical" and "recall@10" in row:
                 delta = f"{row['recall@10'] - base['recall@10']:+.4f}"
             lines.append(f"{mode:<8} " + " ".join(f"{row.get(c, 0):>10.4f}" for c in cols) + f"   {delta}")
+        lines.append("by LoCoMo category (the data's numbering: 1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop)")
+        scored = cols[: len(ks) + 1]
+        lines.append(f"{'mode':<8} {'category (questions)':<24} " + " ".join(f"{c:>10}" for c in scored))
+        for mode, row in results.items():
+            for name, cat in row.get("by_category", {}).items():
+                label = f"{name} ({cat['questions']})"
+                lines.append(f"{mode:<8} {label:<24} " + " ".join(f"{cat.get(c, 0):>10.4f}" for c in scored))
         return "\n".join(lines)
