@@ -1,5 +1,7 @@
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from facts.views.login import AdminLoginForm
 from mcp_server.views import mcp_endpoint
@@ -9,7 +11,11 @@ from memory_service.api import api
 # The admin's sign-in counts failed passwords with the dashboard's (facts/views/login.py).
 admin.site.login_form = AdminLoginForm
 
+handler404 = "memory_service.not_found.not_found"
+
 urlpatterns = [
+    # Browsers ask for /favicon.ico on every page whatever the page links to.
+    path("favicon.ico", RedirectView.as_view(url=static("img/favicon.svg"), permanent=True)),
     path("api/v1/", api.urls),
     path("mcp", mcp_endpoint, name="mcp"),
     path("admin/", admin.site.urls),
