@@ -53,6 +53,15 @@ def test_it_draws_the_ablation_bars_of_the_latest_eval(staff_client, alice):
     assert "+0.039" in html  # hybrid's recall@10 delta against lexical
 
 
+def test_the_page_defines_its_figures_itself_instead_of_pointing_elsewhere(staff_client, alice):
+    html = staff_client.get(_url(alice)).content.decode()
+
+    assert "README" not in html
+    definitions = html.split("<summary>Definitions</summary>", 1)[1]
+    for figure in ("lexical hit rate", "vector hit rate", "wrong overwrites", "extraction latency"):
+        assert f"<dt>{figure}</dt>" in definitions
+
+
 def test_htmx_window_switch_renders_only_the_body(staff_client, alice):
     response = staff_client.get(_url(alice, window="1h"), headers={"HX-Request": "true"})
     html = response.content.decode()
