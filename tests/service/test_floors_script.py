@@ -1,0 +1,35 @@
+"""scripts/floors.py: the figures issue 35 is measured by (circles, floors, engine places)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+
+from tests.integration.stack import ROOT
+
+spec = importlib.util.spec_from_file_location("floors", ROOT / "scripts" / "floors.py")
+floors = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(floors)
+
+
+def test_it_finds_a_circle_through_three_modules_and_ignores_a_chain():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+
+    assert floors.circles(graph) == [["a", "b", "c"]]
+
+
+def test_the_project_wiring_is_the_roof_and_its_helpers_the_ground():
+    assert floors.floor_of("memory_service.urls") == "roof"
+    assert floors.floor_of("memory_service.management.commands.restore") == "roof"
+    assert floors.floor_of("memory_service.redact") == "ground"
+    assert floors.FLOOR[floors.floor_of("facts.models")] < floors.FLOOR[floors.floor_of("recall.reports")]
+
+
+def test_it_reports_the_repository_as_json():
+    out = subprocess.run([sys.executable, "scripts/floors.py", "--json"], cwd=ROOT, capture_output=True, text=True)
+
+    figures = json.loads(out.stdout)
+    assert figures["functions"] > 1000 and figures["lines"]["facts"] > 1000
+    assert all(" -> " in item for item in figures["upward_imports"])
