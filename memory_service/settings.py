@@ -93,8 +93,11 @@ INSTALLED_APPS = [
     "profiles",
     "mcp_server",
     "mem0_api",
-    "bench",
 ]
+# The benchmark and evaluation commands (bench/): on by default except in production, where
+# an operator turns them on for a release check (`eval_recall`) or a drill.
+if env.bool("MEMORY_BENCH_COMMANDS", default=not PRODUCTION):
+    INSTALLED_APPS.append("bench")
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

@@ -91,6 +91,15 @@ def test_check_deploy_is_clean_with_the_documented_production_environment(tmp_pa
     assert "System check identified no issues (0 silenced)." in out.stdout
 
 
+def test_production_leaves_the_bench_app_out_unless_asked_for(tmp_path):
+    production = _documented_env(tmp_path)
+
+    assert "bench" not in _settings(production, "INSTALLED_APPS")["INSTALLED_APPS"]
+    asked = {**production, "MEMORY_BENCH_COMMANDS": "on"}
+    assert "bench" in _settings(asked, "INSTALLED_APPS")["INSTALLED_APPS"]
+    assert "bench" in _settings(_env(tmp_path), "INSTALLED_APPS")["INSTALLED_APPS"]
+
+
 def test_check_deploy_warns_about_the_local_defaults(tmp_path):
     out = _run(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], _env(tmp_path))
     assert out.returncode != 0
