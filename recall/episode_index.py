@@ -5,23 +5,27 @@ skip it, it did not fail) whose episode was not withdrawn (forgetting a fact
 withdraws its source turn's episode). It is indexed like a fact would be: the
 user's message as `body`, the exchange around it (the end of the assistant
 message it answered, the start of the reply) as the lower-weighted `context`,
-and the vector of both. Rows live in the episode tables (recall.tables).
+and the vector of both. With MEMORY_RECALL_TURN_KEYS=words+facts the body (and the
+vector) also hold the live facts extracted from the turn (recall.turn_keys). Rows
+live in the episode tables (recall.tables).
 """
 
 from __future__ import annotations
 
 from facts.models import Turn
-from recall import fts, vec
+from recall import fts, turn_keys, vec
 from recall.index import Document, document_of_text, exchange_of, with_answered
 from recall.tables import EPISODES
 
 
 def episode_documents(turn_ids: list[int], *, lock: bool = False) -> dict[int, Document]:
-    """The indexed documents of those turns that are episodes now (rows locked with `lock`)."""
+    """The indexed documents of those turns that are episodes now (rows locked with `lock`); with
+    MEMORY_RECALL_TURN_KEYS=words+facts each holds the live facts extracted from it too."""
+    facts = turn_keys.facts_said(turn_ids, lock=lock)
     turns = Turn.objects.episodes().filter(pk__in=turn_ids)
     rows = with_answered(turns.select_for_update() if lock else turns)
     return {
-        pk: document_of_text(pk, user_id, text, exchange_of(answered, reply))
+        pk: document_of_text(pk, user_id, turn_keys.key_text(text, facts.get(pk, "")), exchange_of(answered, reply))
         for pk, user_id, text, answered, reply in rows.values_list(
             "pk", "user_id", "user_input", "answered", "assistant_response"
         )

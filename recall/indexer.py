@@ -36,7 +36,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from facts.models import Fact
-from recall import episode_index, fts, index, vec
+from recall import episode_index, fts, index, turn_keys, vec
 from recall.embeddings import EmbedderError, get_embedder
 from recall.index import Document
 from recall.models import PendingIndex
@@ -66,7 +66,10 @@ _marked = threading.local()
 
 
 def mark(*, user_id: int, fact_ids=(), turn_ids=()) -> None:
-    """Record these items in the outbox (in the caller's transaction) and index them after commit."""
+    """Record these items in the outbox (in the caller's transaction) and index them after commit.
+    With MEMORY_RECALL_TURN_KEYS=words+facts a fact's source turn is marked with it: the turn's
+    entry holds the fact's words (recall.turn_keys)."""
+    turn_ids = list(dict.fromkeys([*(int(i) for i in turn_ids), *turn_keys.turns_of(fact_ids)]))
     rows = [PendingIndex(kind=Kind.FACT, item_id=int(i), user_id=user_id) for i in fact_ids]
     rows += [PendingIndex(kind=Kind.EPISODE, item_id=int(i), user_id=user_id) for i in turn_ids]
     if not rows:
