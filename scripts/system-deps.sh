@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # System packages the test suite drives for real: Redis (broker integration
-# test) and Debian's Chromium + chromedriver (dashboard browser tests).
+# test), Debian's Chromium + chromedriver (dashboard browser tests) and HAProxy
+# (the many-hosts drill, scripts/hosts/drill.py).
 set -euo pipefail
 missing=()
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
+command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then
   echo "Missing system packages: ${missing[*]}. Install them (sudo apt-get install -y ${missing[*]}) and run again." >&2

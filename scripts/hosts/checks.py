@@ -1,0 +1,65 @@
+"""What the drill checks after each fault, read from the primary and through the proxy."""
+
+from __future__ import annotations
+
+import time
+
+import psycopg
+
+FINISHED = ("done", "skipped")
+
+
+class Store:
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    def _rows(self, sql: str, params: tuple = ()) -> list[tuple]:
+        with psycopg.connect(self.url, connect_timeout=5) as conn, conn.cursor() as cur:
+            cur.execute(sql, params)
+            return cur.fetchall()
+
+    def turn_states(self) -> dict[tuple[str, str], tuple[str, int]]:
+        rows = self._rows(
+            "SELECT u.external_id, t.turn_id, t.state, t.attempts FROM facts_turn t "
+            "JOIN facts_memoryuser u ON u.id = t.user_id"
+        )
+        return {(user, turn): (state, attempts) for user, turn, state, attempts in rows}
+
+    def doubled_facts(self) -> int:
+        """Groups of two or more live facts with the same text for one user."""
+        return self._rows(
+            "SELECT count(*) FROM (SELECT user_id, text_hash FROM facts_fact "
+            "WHERE status = 'active' AND valid_to IS NULL GROUP BY 1, 2 HAVING count(*) > 1) d"
+        )[0][0]
+
+    def marker_mentions(self, markers: list[str]) -> dict[str, int]:
+        """A marker fact's mention count: 1 when its turn was applied once."""
+        if not markers:
+            return {}
+        rows = self._rows(
+            "SELECT text, mention_count FROM facts_fact WHERE text = ANY(%s)",
+            ([f"User uses {m}." for m in markers],),
+        )
+        return {text[len("User uses ") : -1]: count for text, count in rows}
+
+    def replica_lag_seconds(self, replica_url: str) -> float | None:
+        with psycopg.connect(replica_url, connect_timeout=5) as conn, conn.cursor() as cur:
+            cur.execute("SELECT extract(epoch FROM now() - pg_last_xact_replay_timestamp())")
+            value = cur.fetchone()
+        return None if value is None or value[0] is None else float(value[0])
+
+
+def unfinished(store: Store, acked: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    states = store.turn_states()
+    return [key for key in acked if states.get(key, ("missing", 0))[0] not in FINISHED]
+
+
+def marker_recalled(api, user: str, marker: str, patience: float = 10.0) -> bool:
+    deadline = time.monotonic() + patience
+    while True:
+        status, body = api.call("POST", f"/users/{user}/recall", {"query": marker, "k": 5})
+        if status == 200 and any(marker in (item.get("fact") or {}).get("text", "") for item in body["items"]):
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.5)
