@@ -63,3 +63,13 @@ def marker_recalled(api, user: str, marker: str, patience: float = 10.0) -> bool
         if time.monotonic() > deadline:
             return False
         time.sleep(0.5)
+
+
+def read_your_writes(api, user: str, n: int) -> bool:
+    """Store a fact, then recall it at once (the next request): found?"""
+    word = f"rywprobe{n}"
+    status, _ = api.call("POST", f"/users/{user}/facts", {"text": f"User's probe word is {word}."})
+    if status not in (200, 201):
+        raise RuntimeError(f"probe write refused: {status}")
+    status, body = api.call("POST", f"/users/{user}/recall", {"query": word, "k": 5})
+    return status == 200 and any(word in (item.get("fact") or {}).get("text", "") for item in body["items"])

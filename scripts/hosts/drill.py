@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from checks import Store, marker_recalled, unfinished  # noqa: E402
+from checks import Store, marker_recalled, read_your_writes, unfinished  # noqa: E402
 from load import Api, Stream, TurnPost  # noqa: E402
 from netns import Network  # noqa: E402
 from procs import wait_for  # noqa: E402
@@ -99,6 +99,7 @@ class Drill:
         self.cluster: Cluster | None = None
         self.stream: Stream | None = None
         self.results: list[Result] = []
+        self.unrecovered = 0
         self.replicas = replicas_landed()
 
     def say(self, message: str) -> None:
@@ -112,7 +113,7 @@ class Drill:
         for role, octet in HOSTS.items():
             self.net.add_host(role, octet)
         self.net.enter("client")
-        c = self.cluster = Cluster(self.net, self.tmp, replica_env=True)
+        c = self.cluster = Cluster(self.net, self.tmp, replica_env=True, log_statements=self.replicas)
         c.start_primary()
         self.say("primary up")
         c.start_replica()
@@ -159,14 +160,29 @@ class Drill:
             details["after"] = c.redis_queues()
             note = "kill -9 redis-server, started again on its append-only file"
         elif fault == "replica-lag":
-            self.net.delay("pg1", addr("pg2"), 2000)
+            c.replica_apply_delay("2s")
+            before = c.vector_searches() if self.replicas else {}
+            if self.replicas:
+                details["read_your_writes"] = self.probe(self.opts.probes)
             details["lag_s"] = self.watch_lag(self.opts.lag_hold)
-            self.net.undelay("pg1")
-            note = "tc netem: 2 s delay on what the primary sends the replica"
+            if self.replicas:
+                details["replica_share_in_lag"] = share(before, c.vector_searches())
+            c.replica_apply_delay(None)
+            note = "the replica applies every commit 2 s late (recovery_min_apply_delay)"
         elif fault == "primary-restart":
             c.restart_primary()
             note = "fast shutdown of the primary and a start (its clients' connections cut)"
         return start, s.now(), note, details
+
+    def probe(self, count: int) -> dict:
+        """`count` "store then recall at once" probes, 4 clients at a time, while the replica lags."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        began = time.monotonic()
+        users = [f"ryw-{self.run_id}-{i}" for i in range(4)]
+        with ThreadPoolExecutor(4) as pool:
+            found = list(pool.map(lambda n: read_your_writes(self.api, users[n % 4], n), range(count)))
+        return {"probes": count, "misses": found.count(False), "seconds": round(time.monotonic() - began, 1)}
 
     def watch_lag(self, hold: float) -> float:
         assert self.cluster is not None
@@ -198,7 +214,8 @@ class Drill:
         try:
             wait_for(settled, RECOVERY_LIMIT, "recovery", 0.5)
         except TimeoutError:
-            self.say("not recovered within the limit")
+            self.say(f"not recovered within {RECOVERY_LIMIT:.0f} s")
+            self.unrecovered += 1
         return s.now()
 
     def check(self, fault: str, start: float, restored: float, note: str, details: dict) -> Result:
@@ -232,6 +249,7 @@ class Drill:
         plan = build_plan(self.opts.data, self.run_id, self.opts.turns)
         self.stream = Stream(self.api, plan, self.opts.turn_rate, self.opts.recall_rate)
         self.stream.start()
+        self.searches_at_start = self.cluster.vector_searches() if self.replicas else {}
         self.say(f"streaming {len(plan)} turns at {self.opts.turn_rate}/s, recalls at {self.opts.recall_rate}/s")
         for fault in self.opts.faults:
             time.sleep(self.opts.calm)
@@ -263,6 +281,10 @@ class Drill:
             "recalls_shed_by_busy_clients": s.shed_recalls,
             **s.rates(streamed),
             "replica_routing": self.replicas,
+            "replica_share_whole_run": share(self.searches_at_start, self.cluster.vector_searches())
+            if self.replicas and self.cluster
+            else None,
+            "faults_not_recovered_in_limit": self.unrecovered,
             "seconds": round(end, 1),
         }
         self.say(json.dumps(self.summary))
@@ -276,6 +298,7 @@ class Drill:
             )
             and self.summary["errors_outside_windows"] == 0
             and self.summary["turns_given_up"] == 0
+            and self.unrecovered == 0
             and self.summary["turns_unprocessed_at_end"] == 0
         )
 
@@ -301,6 +324,17 @@ def replicas_landed() -> bool:
     return "DATABASE_REPLICA_URLS" in (ROOT / "memory_service/settings.py").read_text()
 
 
+def share(before: dict[str, int], after: dict[str, int]) -> dict:
+    """The replica's share of the vector searches run between two counts."""
+    on = {role: after[role] - before.get(role, 0) for role in after}
+    total = sum(on.values())
+    return {
+        "replica": on.get("pg2", 0),
+        "primary": on.get("pg1", 0),
+        "share": round(on.get("pg2", 0) / total, 3) if total else None,
+    }
+
+
 def table(results: list[Result]) -> str:
     head = "| fault | window | API errors in the window | turns lost | doubled | markers recalled | time to recover |"
     return "\n".join([head, "|---|---|---|---|---|---|---|", *(r.row() for r in results)])
@@ -321,6 +355,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--hold", type=float, default=5.0, help="seconds a killed host stays down")
     parser.add_argument("--lag-hold", type=float, default=20.0, help="seconds the replica lags")
     parser.add_argument("--data", type=Path, default=DATA, help="LoCoMo conversations (a folder of JSON files)")
+    parser.add_argument("--probes", type=int, default=1000, help="read-your-writes probes during the replica lag")
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--logs", type=Path, help="copy every host's log here before the temp folder goes")
     opts = parser.parse_args(argv)

@@ -82,24 +82,6 @@ class Network:
             os.close(self._home)
             self._home = None
 
-    def delay(self, role: str, to_address: str, ms: int) -> None:
-        """Delay what `role` sends to `to_address` by `ms` (netem on one band of a prio qdisc,
-        chosen by a destination filter): only that one direction of one link is slowed."""
-        dev = ["dev", "eth0"]
-        run = self.run_in
-        subprocess.run(run(role, ["tc", "qdisc", "add", *dev, "root", "handle", "1:", "prio"]), check=True)
-        netem = ["tc", "qdisc", "add", *dev, "parent", "1:3", "handle", "30:", "netem", "delay", f"{ms}ms"]
-        subprocess.run(run(role, netem), check=True)
-        match = ["u32", "match", "ip", "dst", f"{to_address}/32", "flowid", "1:3"]
-        subprocess.run(
-            run(role, ["tc", "filter", "add", *dev, "parent", "1:0", "protocol", "ip", "prio", "3", *match]), check=True
-        )
-
-    def undelay(self, role: str) -> None:
-        subprocess.run(
-            self.run_in(role, ["tc", "qdisc", "del", "dev", "eth0", "root"]), check=False, capture_output=True
-        )
-
     def pids(self, ns: str) -> list[int]:
         out = ip("netns", "pids", ns, check=False).stdout
         return [int(word) for word in out.split() if word.isdigit()]

@@ -59,8 +59,8 @@ def port_open(host: str, port: int) -> bool:
 
 
 class Cluster:
-    def __init__(self, net: Network, tmp: Path, *, replica_env: bool = True) -> None:
-        self.net, self.tmp = net, tmp
+    def __init__(self, net: Network, tmp: Path, *, replica_env: bool = True, log_statements: bool = False) -> None:
+        self.net, self.tmp, self.log_statements = net, tmp, log_statements
         self.procs: dict[str, Proc] = {}
         self.logs = tmp / "logs"
         self.logs.mkdir()
@@ -85,13 +85,15 @@ class Cluster:
                 "MEMORY_LLM_MODEL": "drill-model",
                 "MEMORY_LLM_TIMEOUT_SECONDS": "5",
                 "MEMORY_LLM_BACKOFF_SECONDS": "0.5",
-                # A killed worker's task comes back after this; the sweep's period and its
-                # idea of "stuck" are short so that what a lost message left is seen in the drill.
+                # A killed worker's task comes back after this (Redis' unacked set).
                 "CELERY_VISIBILITY_TIMEOUT": "30",
                 "CELERY_TASK_SOFT_TIME_LIMIT": "15",
                 "CELERY_TASK_TIME_LIMIT": "20",
+                # The sweep runs often, but a turn is "stuck" only after 5 minutes: a shorter
+                # bound re-queued turns that were merely waiting in a backlog (a first run on the
+                # busy machine: 40 s queue waits), and the duplicates slowed the worker further.
                 "MEMORY_TURN_SWEEP_SECONDS": "10",
-                "MEMORY_TURN_STUCK_SECONDS": "45",
+                "MEMORY_TURN_STUCK_SECONDS": "300",
                 "MEMORY_INDEX_DRAIN_SECONDS": "10",
                 # The clients' 20 recalls/s come from one key: counted in Redis, never refused.
                 "MEMORY_RATE_LIMIT_READ": "100000/min",
@@ -179,6 +181,10 @@ class Cluster:
             "-c",
             "wal_keep_size=512MB",
         ]
+        if self.log_statements:
+            # Every statement in the server's log: the drill counts the recalls' vector searches
+            # each server ran (share_served), the one measure that needs no help from the app.
+            args += ["-c", "log_min_duration_statement=0"]
         self.spawn(role, role, self.as_pg(args), env={"PATH": os.environ["PATH"], "LANG": "C.UTF-8"})
         wait_for(lambda: self._pg_ready(role), 60, f"PostgreSQL on {role}")
 
@@ -187,6 +193,19 @@ class Cluster:
             raise RuntimeError(f"PostgreSQL on {role} exited:\n{self.procs[role].log()}")
         probe = self.net.run_in(role, [pg_bin("pg_isready"), "-q", "-h", addr(role), "-U", "postgres"])
         return subprocess.run(probe, capture_output=True).returncode == 0
+
+    def replica_apply_delay(self, delay: str | None) -> None:
+        """Make the replica apply each commit `delay` after the primary made it (None: at once).
+
+        `recovery_min_apply_delay`, reloaded with SIGHUP: the WAL still arrives at once, only its
+        replay waits, so the replica's data is that much behind. (The issue also offers tc
+        netem; this kernel has no netem or prio qdisc: "Specified qdisc kind is unknown".)"""
+        conf = self.pg_dir("pg2") / "postgresql.auto.conf"
+        lines = [line for line in conf.read_text().splitlines() if not line.startswith("recovery_min_apply_delay")]
+        if delay is not None:
+            lines.append(f"recovery_min_apply_delay = '{delay}'")
+        conf.write_text("\n".join(lines) + "\n")
+        os.kill(self.procs["pg2"].pid, 1)
 
     def restart_primary(self) -> None:
         """A fast shutdown (SIGINT: open transactions roll back, clients are cut) and a start."""
@@ -295,6 +314,18 @@ class Cluster:
         path = self.tmp / f"var-{role}"
         path.mkdir(exist_ok=True)
         return path
+
+    def vector_searches(self) -> dict[str, int]:
+        """Vector searches (one per recall of the facts; recall/engines/postgresql/vec.py) each
+        PostgreSQL server has run so far, counted in its statement log."""
+        return {
+            role: sum(
+                1
+                for line in self.procs[role].log_since(0).splitlines()
+                if "execute" in line and "AS distance FROM" in line
+            )
+            for role in ("pg1", "pg2")
+        }
 
     def restart(self, name: str) -> None:
         """Start a killed host's process again with the same command."""
