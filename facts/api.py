@@ -13,6 +13,7 @@ from ninja.responses import NinjaJSONEncoder
 from facts import privacy, selectors, services
 from facts.schemas import DeletedOut, FactIn, FactListFilters, FactOut, FactPage, FactPatchIn, HistoryOut
 from memory_service.auth import require_scope
+from memory_service.db import replicas
 from memory_service.schemas import ERRORS, UserId, errors
 
 # A key normalises to lower-case letters, digits, "_", "." and "-" (facts.services.normalise_key);
@@ -36,9 +37,10 @@ def store_fact(request, user_id: UserId, payload: FactIn):
 def list_facts(request, user_id: UserId, filters: Query[FactListFilters]):
     tenant = require_scope(request, "read")
     user = services.memory_user_get(tenant=tenant, user_id=user_id)
-    items, next_cursor = selectors.fact_list(
-        user=user, **filters.dict(), size_of=_bytes_in_answer, max_bytes=settings.MEMORY_LIST_MAX_BYTES - PAGE_FRAME
-    )
+    with replicas.reading_for(user):  # a replica with this user's last write, or the primary
+        items, next_cursor = selectors.fact_list(
+            user=user, **filters.dict(), size_of=_bytes_in_answer, max_bytes=settings.MEMORY_LIST_MAX_BYTES - PAGE_FRAME
+        )
     return {"items": items, "next_cursor": next_cursor}
 
 
@@ -66,7 +68,8 @@ def delete_facts_by_key(
 @router.get("/facts/{fact_id}", response={200: FactOut, **errors(401, 403, 404, 422)})
 def get_fact(request, fact_id: UUID):
     tenant = require_scope(request, "read")
-    return services.fact_get(tenant=tenant, fact_id=fact_id)
+    # From a replica when it has the owner's last write (memory_service/db/replicas.py).
+    return replicas.read_checked(lambda: services.fact_get(tenant=tenant, fact_id=fact_id), lambda f: f.user_id)
 
 
 @router.patch("/facts/{fact_id}", response={200: FactOut, **ERRORS})

@@ -88,6 +88,9 @@ class MemoryUser(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     # Bumped on every fact change; profile projection and caches key on it.
     facts_version = models.PositiveBigIntegerField(default=0)
+    # PostgreSQL with replicas: the primary's WAL position (bytes) after this user's last write;
+    # a replica serves their reads once it has replayed this far (memory_service/db/replicas.py).
+    written_lsn = models.BigIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["tenant", "external_id"], name="memoryuser_unique_per_tenant")]

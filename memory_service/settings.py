@@ -200,6 +200,21 @@ _test_name = (
     str(VAR_DIR / f"test-{os.getpid()}.sqlite3") if DATABASE_ENGINE == "sqlite" else f"test_memory_{os.getpid()}"
 )
 DATABASES["default"]["TEST"] = {"NAME": env.str("DATABASE_TEST_NAME", default=_test_name)}
+# Streaming replicas that recall, the context block and the fact list and get routes read from,
+# each user's only once it has replayed that user's last write (memory_service/db/replicas.py).
+# Writes stay on the primary. Empty: every read on the primary.
+DATABASE_REPLICA_URLS = env.list("DATABASE_REPLICA_URLS", default=[])
+MEMORY_DATABASE_REPLICAS: list[str] = []
+for _number, _url in enumerate(u.strip() for u in DATABASE_REPLICA_URLS if u.strip()):
+    _replica = env.db_url_config(_url)
+    if DATABASE_ENGINE != "postgresql" or _replica.get("ENGINE") != "django.db.backends.postgresql":
+        raise ImproperlyConfigured("DATABASE_REPLICA_URLS needs DATABASE_URL and each replica on postgresql://.")
+    _replica.update(CONN_MAX_AGE=DATABASES["default"]["CONN_MAX_AGE"], CONN_HEALTH_CHECKS=True)
+    # Tests run against the primary's test database: a replica alias mirrors it.
+    _replica["TEST"] = {"MIRROR": "default"}
+    DATABASES[f"replica{_number}"] = with_socket_host(_replica)
+    MEMORY_DATABASE_REPLICAS.append(f"replica{_number}")
+DATABASE_ROUTERS = ["memory_service.db.replicas.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Auth, i18n, static ---------------------------------------------------------

@@ -8,6 +8,7 @@ from ninja import Router, Status
 
 from facts import services as fact_services
 from memory_service.auth import require_scope
+from memory_service.db import replicas
 from memory_service.errors import Rejected
 from memory_service.schemas import SessionId, UserId, errors
 from profiles import metrics, services
@@ -54,7 +55,8 @@ def end_session(request, user_id: UserId, session_id: SessionId):
 def context(request, user_id: UserId, payload: ContextIn):
     tenant = require_scope(request, "read")
     user = fact_services.memory_user_get(tenant=tenant, user_id=user_id)
-    block = services.context_block(user=user, query=payload.query, max_tokens=payload.max_tokens)
+    with replicas.reading_for(user):  # memory_service/db/replicas.py
+        block = services.context_block(user=user, query=payload.query, max_tokens=payload.max_tokens)
     return {
         "text": block.text,
         "tokens": block.tokens,

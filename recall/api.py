@@ -7,6 +7,7 @@ from ninja import Router
 
 from facts import services as fact_services
 from memory_service.auth import require_scope
+from memory_service.db import replicas
 from memory_service.schemas import UserId, errors, rendered
 from recall import answer, services
 from recall.schemas import RecallIn, RecallOut, RecallWithSourcesOut
@@ -20,18 +21,21 @@ router = Router(tags=["recall"])
 def recall(request, user_id: UserId, payload: RecallIn):
     tenant = require_scope(request, "read")
     user = fact_services.memory_user_get(tenant=tenant, user_id=user_id)
-    result = services.recall(
-        user=user,
-        query=payload.query,
-        k=payload.k,
-        mode=payload.mode,
-        budget_chars=payload.budget_chars,
-        as_of=payload.as_of,
-        sources=payload.sources or ("facts",),
-    )
-    if payload.sources is None:  # a v1 client: the v1 shape, byte for byte
-        # Validated against this shape only, not the declared union (memory_service.schemas.rendered).
-        return rendered(request, answer.v1(result))
-    # Rendered as is: the declared union would also accept this body as the v1 shape when every
-    # item is a fact, and drop `kind`.
-    return HttpResponse(answer.with_sources(result).model_dump_json(), content_type="application/json")
+    # On a replica that has this user's last write, or the primary (memory_service/db/replicas.py).
+    with replicas.reading_for(user):
+        result = services.recall(
+            user=user,
+            query=payload.query,
+            k=payload.k,
+            mode=payload.mode,
+            budget_chars=payload.budget_chars,
+            as_of=payload.as_of,
+            sources=payload.sources or ("facts",),
+        )
+        # Rendered inside: the answer reads the facts' entities from the same database.
+        if payload.sources is None:  # a v1 client: the v1 shape, byte for byte
+            # Validated against this shape only, not the declared union (memory_service.schemas.rendered).
+            return rendered(request, answer.v1(result))
+        # Rendered as is: the declared union would also accept this body as the v1 shape when every
+        # item is a fact, and drop `kind`.
+        return HttpResponse(answer.with_sources(result).model_dump_json(), content_type="application/json")

@@ -36,6 +36,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from facts.models import Fact
+from memory_service.db import replicas
 from recall import episode_index, fts, index, turn_keys, vec
 from recall.embeddings import EmbedderError, get_embedder
 from recall.index import Document
@@ -85,6 +86,7 @@ def mark(*, user_id: int, fact_ids=(), turn_ids=()) -> None:
         pending = _marked.items = {Kind.FACT: set(), Kind.EPISODE: set()}
     pending[Kind.FACT].update(int(i) for i in fact_ids)
     pending[Kind.EPISODE].update(int(i) for i in turn_ids)
+    replicas.note_write([user_id])  # with replicas: read your own writes (memory_service/db/replicas.py)
     # One callback per mark; the first to run after commit takes everything this thread marked.
     transaction.on_commit(_after_commit)
 
@@ -192,6 +194,7 @@ def _write(docs, fact_ids, turn_ids, vectors, model, mode: str) -> Batch:
     asked = {Kind.FACT: fact_ids, Kind.EPISODE: turn_ids}
     for kind, by_id in docs.items():
         tables = _TABLES[kind]
+        replicas.note_write({d.user_id for d in by_id.values()})
         gone = [i for i in asked[kind] if i not in by_id]
         batch.removed += fts.delete(gone, tables)
         vec.delete(gone, tables)
@@ -247,6 +250,7 @@ def store_vectors(items: list[dict]) -> int:
                 if (doc := docs.get(i["fact_id"])) is not None and doc.digest == i["digest"]
             ]
             vec.upsert(rows, _TABLES[kind])
+            replicas.note_write({r[1] for r in rows})
             if kind == Kind.FACT:
                 for model in {r[2] for r in rows}:
                     Fact.objects.filter(pk__in=[r[0] for r in rows if r[2] == model]).update(embedding_model=model)

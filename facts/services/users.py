@@ -6,6 +6,7 @@ from django.db import IntegrityError, transaction
 
 from facts.guard import check_identifier
 from facts.models import MemoryUser, Tenant
+from memory_service.db import replicas
 from memory_service.errors import NotFound, Rejected
 
 ID_MAX = 128
@@ -36,6 +37,8 @@ def lock_user(user: MemoryUser) -> None:
     entities and edges (two web hosts, two workers) take turns and neither inserts what the other
     just did. On PostgreSQL a row lock; SQLite's single writer already serialises them."""
     list(MemoryUser.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+    # With replicas: where this write ends in the WAL, recorded after commit (read your own writes).
+    replicas.note_write([user.pk])
 
 
 def memory_user_get_or_create(*, tenant: Tenant, user_id: str) -> MemoryUser:

@@ -24,6 +24,7 @@ from typing import Any
 
 from django.db import connection
 
+from memory_service.db.replicas import reader
 from recall.query import stem, words
 from recall.tables import FACTS, Tables
 from recall.weights import BODY_WEIGHT, CONTEXT_WEIGHT
@@ -88,7 +89,7 @@ def delete_user(user_id: int, t: Tables = FACTS) -> int:
 
 def count_user(user_id: int, t: Tables = FACTS) -> int:
     """The user's indexed documents: the erase counts and BM25's N."""
-    with connection.cursor() as cursor:
+    with reader().cursor() as cursor:
         cursor.execute(f"SELECT COUNT(*) FROM {t.doc} WHERE user_id = %s", [user_id])
         return int(cursor.fetchone()[0])
 
@@ -111,7 +112,7 @@ def doc_frequencies(user_id: int, terms: list[str], t: Tables = FACTS) -> dict[s
     stems = _stems(terms)
     if not stems:
         return {}
-    with connection.cursor() as cursor:
+    with reader().cursor() as cursor:
         cursor.execute(
             f"SELECT term, count(*) FROM {t.fts} WHERE user_id = %s AND term = ANY(%s) GROUP BY term",
             [user_id, list(set(stems.values()))],
@@ -147,7 +148,7 @@ def search(user_id: int, terms: list[str], limit: int, t: Tables = FACTS) -> lis
     if not stems:
         return []
     params: dict[str, Any] = {"user": user_id, "terms": stems, "k1": BM25_K1, "b": BM25_B, "limit": limit}
-    with connection.cursor() as cursor:
+    with reader().cursor() as cursor:
         cursor.execute(SEARCH.format(doc=t.doc, fts=t.fts, id=t.id), params)
         return [(row[0], float(row[1])) for row in cursor.fetchall()]
 

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 import numpy as np
 from django.db import connection
 
+from memory_service.db.replicas import reader
 from recall.tables import FACTS, Tables
 
 
@@ -54,7 +55,7 @@ def delete_user(user_id: int, t: Tables = FACTS) -> int:
 
 
 def count_user(user_id: int, t: Tables = FACTS) -> int:
-    with connection.cursor() as cursor:
+    with reader().cursor() as cursor:
         cursor.execute(f"SELECT COUNT(*) FROM {t.vector} WHERE user_id = %s", [user_id])
         return int(cursor.fetchone()[0])
 
@@ -73,14 +74,14 @@ def vectors(ids: Iterable[int], t: Tables = FACTS) -> dict[int, np.ndarray]:
     ids = [int(i) for i in ids]
     if not ids:
         return {}
-    with connection.cursor() as cursor:
+    with reader().cursor() as cursor:
         cursor.execute(f"SELECT {t.id}, embedding::text FROM {t.vector} WHERE {t.id} = ANY(%s)", [ids])
         return {row[0]: np.asarray(json.loads(row[1]), dtype=np.float32) for row in cursor.fetchall()}
 
 
 def search(user_id: int, query_vector, limit: int, model: str, t: Tables = FACTS) -> list[tuple[int, float]]:
     """The user's nearest documents by cosine distance: [(id, distance)]."""
-    with connection.cursor() as cursor:
+    with reader().cursor() as cursor:
         cursor.execute(
             f"SELECT {t.id}, embedding <=> %s::vector AS distance FROM {t.vector} "
             f"WHERE user_id = %s AND model = %s ORDER BY distance, {t.id} LIMIT %s",
