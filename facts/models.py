@@ -397,3 +397,6 @@ class PendingCompaction(models.Model):
     (memory_service/db/compactor.py, docs/deployment.md "What erased means on PostgreSQL")."""
 
     created_at = models.DateTimeField(default=timezone.now)
+    # Whose rows went (MemoryUser pk, kept after the user is erased): the pass rewrites only
+    # that user's partitions of the recall index. None: every partition.
+    user_pk = models.BigIntegerField(null=True, blank=True)

@@ -172,6 +172,10 @@ MEMORY_POSTGRES_ERASE_VACUUM = env.choice("MEMORY_POSTGRES_ERASE_VACUUM", "full"
 # `compact-erasures`) runs this often, and waits at most this long for each table's lock.
 MEMORY_POSTGRES_COMPACT_SECONDS = env.int("MEMORY_POSTGRES_COMPACT_SECONDS", default=300, minimum=1)
 MEMORY_POSTGRES_COMPACT_LOCK_WAIT_MS = env.int("MEMORY_POSTGRES_COMPACT_LOCK_WAIT_MS", default=100, minimum=1)
+# The recall index tables are hash-partitioned by user into this many slices, so a pass
+# rewrites (and locks) only an erased user's slice: a hold is about table size / partitions
+# (docs/deployment.md). Read when migration recall 0009 makes the tables.
+MEMORY_POSTGRES_PARTITIONS = env.int("MEMORY_POSTGRES_PARTITIONS", default=64, minimum=1, maximum=1024)
 # Read by `manage.py move_store`: the empty PostgreSQL database it moves the SQLite store
 # into. From here rather than its command line, which `ps` shows to every user of the host.
 MEMORY_MOVE_TO_URL = env.url(

@@ -169,7 +169,7 @@ def facts_forget(*, facts: list[Fact], actor: Actor, reason: str, withdraw_turns
         journal.note_facts_forgotten(tenant_id=facts[0].tenant_id, user_pk=facts[0].user_id, fact_uuids=uuids)
     if withdraw_turns and turn_pks:
         _withdraw_turns(facts[0].user, turn_pks)
-    scrub_after_commit()
+    scrub_after_commit(users={fact.user_id for fact in facts})
     return len(forgotten)
 
 

@@ -7,16 +7,22 @@ pgserver 16: docs/deployment.md, "What erased means on PostgreSQL"). A rewrite h
 ACCESS EXCLUSIVE lock on the table for as long as it copies it, blocking every tenant's
 reads of it: once per forget, that stalled every request of the service (issue 33).
 
-So a forget or erase only leaves a PendingCompaction row in its own transaction
-(memory_service/db/scrub.py), and one pass every MEMORY_POSTGRES_COMPACT_SECONDS (Celery
-beat, `compact-erasures`) rewrites each user-data table once for every erasure committed
-before the pass began, then stamps their receipts' `bytes_gone_at`.
+So a forget or erase only leaves a PendingCompaction row (naming the user) in its own
+transaction (memory_service/db/scrub.py), and one pass every MEMORY_POSTGRES_COMPACT_SECONDS
+(Celery beat, `compact-erasures`) rewrites, once for every erasure committed before the pass
+began, each whole user-data table and, of the recall index tables, hash-partitioned by user
+(recall/engines/postgresql/ddl.py), only the partitions the erased users' rows were in. It
+stamps the receipts' `bytes_gone_at` only when every relation it had to rewrite was
+rewritten; a user whose relations were all rewritten leaves the queue, the others wait for
+the next pass.
 
 Locks: each table is rewritten on its own and waits at most MEMORY_POSTGRES_COMPACT_LOCK_WAIT_MS
 for its lock (lock_timeout). A waiting ACCESS EXCLUSIVE request queues every later reader
 behind it, so a pass that cannot have the lock at once steps back and tries again instead
-of stalling requests. Once it holds the lock, requests touching that table wait for the
-rewrite of that one table (docs/design.md §8 measures it per table).
+of stalling requests. Once it holds the lock, requests touching that table or partition wait
+for its rewrite: about its size, table size / MEMORY_POSTGRES_PARTITIONS for a partition
+(docs/measurements.md §17). A request of another user reads its own partition, which is
+not locked; one that reads every partition (a lookup by id) waits for one partition at most.
 
 Old snapshots: a rewrite keeps the row versions an open transaction may still see. A pass
 rewrites a table only when no transaction older than the pass's start is open (in this
@@ -32,7 +38,6 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import OperationalError, connection
-from django.db.models import Max
 from django.utils import timezone
 
 logger = logging.getLogger(__name__)
@@ -86,18 +91,24 @@ def _run_pass() -> PassReport:
     from facts.models import DeletionReceipt, PendingCompaction
 
     # What this pass covers: erasures committed before it starts (their rows are visible now).
-    last_request = PendingCompaction.objects.aggregate(last=Max("pk"))["last"]
+    pending = list(PendingCompaction.objects.values_list("pk", "user_pk"))
     receipts = list(DeletionReceipt.objects.filter(bytes_gone_at__isnull=True).values_list("pk", flat=True))
     report = PassReport(started_at=timezone.now())
     horizon = _next_xid()
     full = settings.MEMORY_POSTGRES_ERASE_VACUUM == "full"
-    for table in _tables_smallest_first():
-        seconds = _rewrite(table, horizon=horizon, full=full)
+    # A row without a user (or a receipt without a row) may have left rows in any partition.
+    named = {user for _, user in pending if user is not None}
+    users = named if pending and len(named) == len({user for _, user in pending}) else None
+    plan = relations_to_rewrite(users)
+    for relation in plan:
+        seconds = _rewrite(relation.name, horizon=horizon, full=full)
         if seconds is None:
-            report.left_for_next_pass.append(table)
+            report.left_for_next_pass.append(relation.name)
         else:
-            report.held_seconds[table] = seconds
+            report.held_seconds[relation.name] = seconds
+    _analyze_parents(plan, report)
     report.finished_at = timezone.now()
+    _clear_done(pending, plan, report)
     if not report.complete:
         logger.warning("Compaction pass left %s for the next pass.", ", ".join(report.left_for_next_pass))
         return report
@@ -106,8 +117,6 @@ def _run_pass() -> PassReport:
         report.receipts_stamped = DeletionReceipt.objects.filter(pk__in=receipts).update(
             bytes_gone_at=report.finished_at
         )
-    if last_request is not None:
-        PendingCompaction.objects.filter(pk__lte=last_request).delete()
     # The longest hold is what a reader of that table waited once (docs/deployment.md).
     longest = max(report.held_seconds.items(), key=lambda item: item[1], default=("-", 0.0))
     logger.info(
@@ -119,6 +128,30 @@ def _run_pass() -> PassReport:
         report.receipts_stamped,
     )
     return report
+
+
+def _clear_done(pending: list[tuple[int, int | None]], plan: list[Relation], report: PassReport) -> None:
+    """Take out of the queue the erasures whose every relation this pass rewrote."""
+    from facts.models import PendingCompaction
+
+    left = set(report.left_for_next_pass)
+    if not left:
+        PendingCompaction.objects.filter(pk__in=[pk for pk, _ in pending]).delete()
+        return
+    if any(relation.users is None and relation.name in left for relation in plan):
+        return  # a whole table is left: every erasure still has rows in it
+    waiting = {user for relation in plan if relation.name in left for user in relation.users or ()}
+    done = [pk for pk, user in pending if user is not None and user not in waiting]
+    PendingCompaction.objects.filter(pk__in=done).delete()
+
+
+def _analyze_parents(plan: list[Relation], report: PassReport) -> None:
+    """A partitioned table's own column statistics sample every partition's values (an
+    ANALYZE of the whole database makes them): sample them again once its slices are rewritten.
+    ANALYZE's lock blocks no request."""
+    for parent in sorted({r.parent for r in plan if r.parent and r.name in report.held_seconds}):
+        with connection.cursor() as cursor:
+            cursor.execute(f"ANALYZE {connection.ops.quote_name(parent)}")
 
 
 def _rewrite(table: str, *, horizon: int, full: bool) -> float | None:
@@ -178,13 +211,56 @@ def _no_snapshot_older_than(xid: int) -> bool:
         return cursor.fetchone()[0] == 0
 
 
-def _tables_smallest_first() -> list[str]:
+@dataclass(frozen=True)
+class Relation:
+    """A table or one partition of a partitioned table that a pass rewrites."""
+
+    name: str
+    parent: str | None = None  # the partitioned table this is a partition of
+    users: frozenset[int] | None = None  # whose erased rows it may hold; None: anyone's
+
+
+PARTITIONS_OF = r"""
+SELECT c.relname,
+       (regexp_match(pg_get_expr(c.relpartbound, c.oid), 'modulus (\d+), remainder (\d+)'))[1]::int,
+       (regexp_match(pg_get_expr(c.relpartbound, c.oid), 'modulus (\d+), remainder (\d+)'))[2]::int
+FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+WHERE i.inhparent = %s::regclass
+"""
+
+
+def relations_to_rewrite(users: set[int] | None) -> list[Relation]:
+    """Every whole user-data table, and of the partitioned ones the partitions that hold (or
+    held) the rows of `users` (every partition with None), smallest first."""
     from memory_service.db.scrub import user_data_tables
 
     tables = sorted((set(connection.introspection.table_names()) & user_data_tables()) - NOT_REWRITTEN)
+    relations: list[Relation] = []
     with connection.cursor() as cursor:
+        for table in tables:
+            cursor.execute(PARTITIONS_OF, [table])
+            partitions = cursor.fetchall()
+            if not partitions:
+                relations.append(Relation(table))
+                continue
+            for name, modulus, remainder in partitions:
+                held = _users_in(cursor, table, modulus, remainder, users)
+                if held is None or held:
+                    relations.append(Relation(name, parent=table, users=held))
         cursor.execute(
             "SELECT name FROM unnest(%s::text[]) AS name ORDER BY pg_total_relation_size(to_regclass(name)), name",
-            [tables],
+            [[r.name for r in relations]],
         )
-        return [row[0] for row in cursor.fetchall()]
+        order = {row[0]: i for i, row in enumerate(cursor.fetchall())}
+    return sorted(relations, key=lambda r: order[r.name])
+
+
+def _users_in(cursor, table: str, modulus: int, remainder: int, users: set[int] | None) -> frozenset[int] | None:
+    """Which of `users` hash into this partition (PostgreSQL's own hash of the bigint key)."""
+    if users is None:
+        return None
+    cursor.execute(
+        "SELECT id FROM unnest(%s::bigint[]) AS u(id) WHERE satisfies_hash_partition(%s::regclass, %s, %s, u.id)",
+        [sorted(users), table, modulus, remainder],
+    )
+    return frozenset(row[0] for row in cursor.fetchall())

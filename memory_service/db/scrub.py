@@ -20,6 +20,7 @@ user from the embedded broker.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 
 from django.conf import settings
 from django.db import OperationalError, connection, transaction
@@ -57,19 +58,24 @@ def user_data_tables() -> set[str]:
     return names | RECALL_INDEX_TABLES
 
 
-USER_DATA_APPS = ("facts", "recall", "profiles")
-RECALL_INDEX_TABLES = {f"recall_{side}{part}" for side in ("", "episode_") for part in ("fts", "doc", "vector")}
+USER_DATA_APPS = ("facts", "recall", "profiles", "importer")
+# vector_b: the second vector table of a live model switch (recall/switch.py).
+RECALL_INDEX_TABLES = {
+    f"recall_{side}{part}" for side in ("", "episode_") for part in ("fts", "doc", "vector", "vector_b")
+}
 
 
-def note_erasure() -> None:
+def note_erasure(users: Iterable[int] = ()) -> None:
     """PostgreSQL: leave work for the compaction pass, in the erasing transaction (or at once
     outside one), so a crash after commit cannot lose it. An INSERT into a table of its own:
-    no lock another tenant's request waits for."""
+    no lock another tenant's request waits for. Naming the users whose rows went lets the pass
+    rewrite only their partitions; with none named it rewrites every partition."""
     if connection.vendor != "postgresql" or settings.MEMORY_POSTGRES_ERASE_VACUUM == "off":
         return
     from facts.models import PendingCompaction
 
-    PendingCompaction.objects.create()
+    named = sorted(set(users))
+    PendingCompaction.objects.bulk_create([PendingCompaction(user_pk=pk) for pk in named] or [PendingCompaction()])
 
 
 def _stamp_receipts_after_checkpoint() -> None:
@@ -96,11 +102,12 @@ def compact_after_erasure() -> None:
             logger.exception("Could not stamp the receipts after a WAL checkpoint.")
 
 
-def scrub_after_commit(*, erased_user: int | None = None) -> None:
+def scrub_after_commit(*, erased_user: int | None = None, users: Iterable[int] = ()) -> None:
     """Once the current transaction commits (at once outside one): checkpoint the WAL and,
     with the embedded broker, drop the erased user's queued messages and checkpoint its WAL.
-    On PostgreSQL, note the erasure for the compaction pass now, inside the transaction."""
-    note_erasure()
+    On PostgreSQL, note the erasure for the compaction pass now, inside the transaction
+    (`users`: whose rows a forget deleted)."""
+    note_erasure([erased_user] if erased_user is not None else users)
     transaction.on_commit(lambda: _scrub(erased_user))
 
 

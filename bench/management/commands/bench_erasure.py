@@ -4,6 +4,7 @@ recall, and how long until the forgotten words leave the table files (docs/desig
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from pathlib import Path
@@ -23,6 +24,7 @@ from recall import indexer
 from recall.services import recall
 
 MARKER = "Qzvormarker"
+PARTITION = re.compile(r"^recall_(?:episode_)?(?:fts|doc|vector)_p\d+$")
 ACTOR = services.Actor("staff", "bench-erasure")
 
 
@@ -107,12 +109,39 @@ class Command(BaseCommand):
         report["held_seconds"] = {
             t: round(s, 3) for t, s in sorted(pass_report.held_seconds.items(), key=lambda x: -x[1])
         }
+        report["longest_hold"] = self._longest_holds(pass_report.held_seconds)
         report["reader"] = reader.summary()
+        # What the issue's promise is about: the other tenant's recall while the pass rewrites.
+        report["other_tenant_recall_during_pass"] = report["reader"].get("compaction_pass")
+        report["reader_relations_rewritten"] = sorted(set(pass_report.held_seconds) & self._relations_of(reader.user))
         report["marker_files_after_pass"] = self._files_with(MARKER.encode())
         report["database_mb_after"] = self._size_mb()
         self.stdout.write(json.dumps(report, indent=2))
         if json_out:
             Path(json_out).write_text(json.dumps(report, indent=2))
+
+    @staticmethod
+    def _longest_holds(held: dict[str, float]) -> dict:
+        """The longest ACCESS EXCLUSIVE hold of one rewrite: of a partition (a slice of a
+        recall index table) and of a table rewritten whole (the Django-model tables)."""
+        parts = {n: s for n, s in held.items() if PARTITION.match(n)}
+        whole = {n: s for n, s in held.items() if n not in parts}
+        out = {}
+        for kind, holds in (("partition", parts), ("whole_table", whole), ("any", held)):
+            if holds:
+                name = max(holds, key=holds.__getitem__)
+                out[kind] = {"relation": name, "seconds": round(holds[name], 3), "rewrites": len(holds)}
+        return out
+
+    @staticmethod
+    def _relations_of(user: MemoryUser) -> set[str]:
+        """The partitions holding the reader's index rows (its recall opens these)."""
+        names = set()
+        with connection.cursor() as cursor:
+            for table in ("recall_fts", "recall_doc", "recall_vector"):
+                cursor.execute(f"SELECT DISTINCT tableoid::regclass::text FROM {table} WHERE user_id = %s", [user.pk])
+                names |= {row[0] for row in cursor.fetchall()}
+        return names
 
     def _size_mb(self) -> int:
         with connection.cursor() as cursor:
@@ -129,7 +158,10 @@ class Command(BaseCommand):
                 bar.update(self._size_mb() - now)
         with connection.cursor() as cursor:
             cursor.execute(
-                "SELECT name, pg_total_relation_size(to_regclass(name)) FROM unnest(%s::text[]) AS name",
+                # A partitioned table has no storage of its own: its partitions' sizes, summed.
+                "SELECT name, pg_total_relation_size(to_regclass(name)) + coalesce((SELECT "
+                "sum(pg_total_relation_size(relid)) FROM pg_partition_tree(to_regclass(name))), 0) "
+                "FROM unnest(%s::text[]) AS name",
                 [sorted(user_data_tables())],
             )
             tables = {name: int(size // 2**20) for name, size in cursor.fetchall() if size}

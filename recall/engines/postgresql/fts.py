@@ -121,6 +121,9 @@ def doc_frequencies(user_id: int, terms: list[str], t: Tables = FACTS) -> dict[s
     return {term: counts.get(stemmed, 0) for term, stemmed in stems.items()}
 
 
+# Every read names the user on each index table, the join too: the planner then opens that
+# user's partition only (recall/engines/postgresql/ddl.py), which no compaction of another
+# user's slice locks.
 SEARCH = """
 WITH stats AS (
     SELECT count(*)::float8 AS n, greatest(coalesce(avg(length), 1), 1)::float8 AS avglen
@@ -134,7 +137,7 @@ SELECT h.doc_id,
        -sum(greatest(ln((s.n - h.df + 0.5) / (h.df + 0.5)), 1e-6)
             * h.tf * (%(k1)s + 1) / (h.tf + %(k1)s * (1 - %(b)s + %(b)s * d.length / s.avglen))) AS score
 FROM hits h
-JOIN {doc} d ON d.{id} = h.doc_id
+JOIN {doc} d ON d.user_id = %(user)s AND d.{id} = h.doc_id
 CROSS JOIN stats s
 GROUP BY h.doc_id
 ORDER BY score, h.doc_id

@@ -32,7 +32,9 @@ def upsert(rows: Iterable[tuple[int, int, str, str, bytes]], t: Tables = FACTS) 
             cursor.executemany(
                 f"INSERT INTO {t.vector}({t.id}, user_id, model, text_hash, embedding) "
                 "VALUES (%s, %s, %s, %s, %s::vector) "
-                f"ON CONFLICT ({t.id}) DO UPDATE SET user_id = EXCLUDED.user_id, model = EXCLUDED.model, "
+                # The key holds the partition key (recall/engines/postgresql/ddl.py); a row's
+                # owner never changes, so the conflict is on both.
+                f"ON CONFLICT (user_id, {t.id}) DO UPDATE SET model = EXCLUDED.model, "
                 "text_hash = EXCLUDED.text_hash, embedding = EXCLUDED.embedding",
                 [(i, user, model, digest, _literal(blob)) for i, user, model, digest, blob in rows],
             )
