@@ -44,7 +44,7 @@ def list_facts(request, user_id: UserId, filters: Query[FactListFilters]):
     return {"items": items, "next_cursor": next_cursor}
 
 
-# The page around its items: {"items": [...], "next_cursor": "<at most 200 characters>"}.
+# The page around its items: {"items": [...], "next_cursor": "<at most 41 characters>"}.
 PAGE_FRAME = 300
 
 

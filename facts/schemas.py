@@ -122,9 +122,13 @@ class FactOut(Schema):
         return [tag.entity.name for tag in obj.entity_tags.all()]
 
 
+# The form of a cursor (facts.selectors._encode_cursor); every value of it is a valid position.
+CURSOR_PATTERN = "^[0-9]{1,20}_[0-9]{1,20}$"
+
+
 class FactPage(Schema):
     items: list[FactOut]
-    next_cursor: str | None
+    next_cursor: str | None = Field(..., pattern=CURSOR_PATTERN)
 
 
 class FactListFilters(Schema):
@@ -134,10 +138,11 @@ class FactListFilters(Schema):
     limit: int = Field(50, ge=1, le=200)
     cursor: str | None = Field(
         None,
-        max_length=200,
-        pattern="^[A-Za-z0-9_-]+$",
-        description="Opaque: the `next_cursor` of the previous page, unchanged. "
-        "Any other value is a 422 with rule `cursor`.",
+        max_length=41,
+        pattern=CURSOR_PATTERN,
+        description="The `next_cursor` of the previous page, unchanged: `<microseconds since 1970>_<row id>` "
+        "of the last fact it showed. Any value of that form is accepted (the page starts after that "
+        "position); any other value is a 422.",
     )
 
 

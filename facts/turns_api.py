@@ -61,7 +61,24 @@ def _accepted(turn) -> dict:
     return {"turn_id": turn.turn_id, "status": turn.state, "extractor": extractor_state()["active"]}
 
 
-@router.post("/users/{user_id}/turns", response={202: TurnAccepted, 200: TurnAccepted, **ERRORS})
+# OpenAPI links: a posted turn names the routes that read and retry it, with the ids to call
+# them with (so a client, or schemathesis's stateful phase, reaches them from the turn).
+_TURN_ID_LINKS = {
+    "parameters": {"user_id": "$request.path.user_id", "turn_id": "$response.body#/turn_id"},
+}
+_TURN_LINKS = {
+    "links": {
+        "GetTurn": {"operationId": "facts_turns_api_get_turn", **_TURN_ID_LINKS},
+        "RetryTurn": {"operationId": "facts_turns_api_retry_turn", **_TURN_ID_LINKS},
+    }
+}
+
+
+@router.post(
+    "/users/{user_id}/turns",
+    response={202: TurnAccepted, 200: TurnAccepted, **ERRORS},
+    openapi_extra={"responses": {202: _TURN_LINKS, 200: _TURN_LINKS}},
+)
 def post_turn(request, user_id: UserId, payload: TurnIn):
     """Store a finished turn and extract facts from it in the background (202 at once).
 
