@@ -55,3 +55,17 @@ class ForgetKeyForm(forms.Form):
         if data.get("key") and data.get("confirm") != data["key"]:
             self.add_error("confirm", "The typed key does not match the chosen key; nothing was deleted.")
         return data
+
+
+class MemoryModeForm(forms.Form):
+    """The person's memory mode (facts.services.memory_mode), set by staff on their behalf."""
+
+    mode = forms.ChoiceField(
+        label="Memory mode",
+        choices=[
+            ("auto", "auto: learn from turns and recall"),
+            ("confirm", "confirm: every change waits in the queue"),
+            ("read_only", "read only: recall, store nothing new"),
+            ("off", "off: store nothing, recall nothing"),
+        ],
+    )

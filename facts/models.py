@@ -80,6 +80,15 @@ class ApiKey(models.Model):
         forget(self.key_hash)
 
 
+class MemoryMode(models.TextChoices):
+    """What the service may do with a person's memory (docs/design.md §13)."""
+
+    AUTO = "auto"  # learn from turns, recall
+    CONFIRM = "confirm"  # every change waits in the confirmation queue
+    READ_ONLY = "read_only"  # recall what is known; store nothing new
+    OFF = "off"  # store nothing, recall nothing
+
+
 class MemoryUser(models.Model):
     """An end user of a tenant, named by the tenant's own opaque id."""
 
@@ -88,6 +97,8 @@ class MemoryUser(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     # Bumped on every fact change; profile projection and caches key on it.
     facts_version = models.PositiveBigIntegerField(default=0)
+    # Set by the person (or staff for them) through facts.services.memory_mode; audited there.
+    memory_mode = models.CharField(max_length=12, choices=MemoryMode.choices, default=MemoryMode.AUTO)
     # PostgreSQL with replicas: the primary's WAL position (bytes) after this user's last write;
     # a replica serves their reads once it has replayed this far (memory_service/db/replicas.py).
     written_lsn = models.BigIntegerField(null=True, blank=True)
@@ -291,6 +302,9 @@ class TurnState(models.TextChoices):
     EXTRACTING = "extracting"
     DONE = "done"
     FAILED = "failed"
+    # Not to be remembered (the caller, the person, or their memory mode said so): kept
+    # without its words, only so that a retry of the same turn_id is recognised.
+    WITHHELD = "withheld"
 
 
 class TurnQuerySet(models.QuerySet):
@@ -323,6 +337,9 @@ class Turn(models.Model):
     outcome = models.JSONField(default=dict, blank=True)
     # Set when a fact from this turn is forgotten: its words leave episode recall too.
     episode_withdrawn = models.BooleanField(default=False)
+    # A withheld turn's only trace of its content: an HMAC of its session and messages, so a
+    # retry under the same turn_id is told from other content (facts.services.turns).
+    content_digest = models.CharField(max_length=64, blank=True, default="")
 
     objects = TurnQuerySet.as_manager()
 
@@ -335,6 +352,21 @@ class Turn(models.Model):
             # by every posted turn: without it that read walked back over every turn still queued.
             models.Index(fields=["id"], name="turn_extracted", condition=~Q(extractor="")),
         ]
+
+
+class MemoryModeChange(models.Model):
+    """Append-only audit of a person's memory mode: who set what, when, from what."""
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(MemoryUser, on_delete=models.CASCADE, related_name="mode_changes")
+    before = models.CharField(max_length=12, choices=MemoryMode.choices)
+    after = models.CharField(max_length=12, choices=MemoryMode.choices)
+    actor_kind = models.CharField(max_length=16, choices=ActorKind.choices)
+    actor_id = models.CharField(max_length=150, blank=True, default="")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created_at", "id"]
 
 
 class SessionCursor(models.Model):

@@ -32,6 +32,7 @@ from facts.models import (
     Fact,
     FactEntity,
     FactHistory,
+    MemoryModeChange,
     MemoryUser,
     SessionCursor,
     Turn,
@@ -44,7 +45,17 @@ from memory_service.db.scrub import scrub_after_commit
 EXPORT_FORMAT = "memory-service-export/1"
 
 # Kinds this app holds, in the order they are deleted (children before parents).
-OWN_KINDS = ("fact_entities", "edges", "facts", "history", "entities", "cursors", "applied_changes", "turns")
+OWN_KINDS = (
+    "fact_entities",
+    "edges",
+    "facts",
+    "history",
+    "entities",
+    "cursors",
+    "applied_changes",
+    "turns",
+    "mode_changes",
+)
 
 # How the kinds read on the dashboard; kinds from other apps' receivers show their own key.
 KIND_LABELS = {
@@ -56,6 +67,7 @@ KIND_LABELS = {
     "turns": "Turns",
     "cursors": "Session cursors",
     "applied_changes": "Applied-change ledger rows",
+    "mode_changes": "Memory mode changes",
     "fts_rows": "Lexical index rows",
     "vectors": "Vector index rows",
     "episode_rows": "Episode index rows",
@@ -70,7 +82,19 @@ def user_hash(*, tenant_id, external_id: str) -> str:
 
 
 _OWN_LABELS = frozenset(
-    m._meta.label for m in (FactEntity, Edge, Fact, FactHistory, Entity, SessionCursor, AppliedChange, Turn, MemoryUser)
+    m._meta.label
+    for m in (
+        FactEntity,
+        Edge,
+        Fact,
+        FactHistory,
+        Entity,
+        SessionCursor,
+        AppliedChange,
+        Turn,
+        MemoryModeChange,
+        MemoryUser,
+    )
 )
 
 
@@ -84,6 +108,7 @@ def _own_querysets(user: MemoryUser) -> dict[str, QuerySet]:
         "cursors": SessionCursor.objects.filter(user=user),
         "applied_changes": AppliedChange.objects.filter(user=user),
         "turns": Turn.objects.filter(user=user),
+        "mode_changes": MemoryModeChange.objects.filter(user=user),
     }
 
 
@@ -298,6 +323,12 @@ def user_export(*, user: MemoryUser) -> dict:
         "tenant_id": str(user.tenant_id),
         "user_id": user.external_id,
         "created_at": _iso(user.created_at),
+        "memory_mode": user.memory_mode,
+        "memory_mode_changes": [
+            {"before": c.before, "after": c.after, "actor_kind": c.actor_kind, "actor_id": c.actor_id}
+            | {"created_at": _iso(c.created_at)}
+            for c in MemoryModeChange.objects.filter(user=user).order_by("created_at", "id")
+        ],
         "facts": fact_entries,
         # Forgotten facts keep an audit trail without their words; it is still about the user.
         "history_of_deleted_facts": [e for entries in history_by_fact.values() for e in entries],

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import path, register_converter
 
-from facts.views import erase, home, login, queue, users
+from facts.views import erase, home, login, memory_mode, queue, users
 
 
 class UserIdConverter:
@@ -44,6 +44,7 @@ urlpatterns = [
     path(f"{T}/users/<user_id:user_id>/erase/", erase.user_erase, name="dashboard-user-erase"),
     path(f"{T}/users/<user_id:user_id>/forget-key/", erase.user_forget_key, name="dashboard-user-forget-key"),
     path(f"{T}/users/<user_id:user_id>/export/", erase.user_export, name="dashboard-user-export"),
+    path(f"{T}/users/<user_id:user_id>/memory-mode/", memory_mode.user_memory_mode, name="dashboard-user-memory-mode"),
     path(f"{T}/facts/<uuid:fact_id>/history/", users.fact_history, name="dashboard-fact-history"),
     path(f"{T}/erase/", erase.erase_search, name="dashboard-erase"),
     path(f"{T}/receipts/", erase.receipts, name="dashboard-receipts"),

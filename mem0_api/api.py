@@ -8,6 +8,7 @@ vocabularies map.
 
 from __future__ import annotations
 
+import json
 from uuid import UUID
 
 from django.db.models import prefetch_related_objects
@@ -16,7 +17,7 @@ from ninja import NinjaAPI, Query, Router, Schema
 
 from facts import privacy, selectors, services
 from facts.models import TurnState
-from facts.services import turns
+from facts.services import memory_mode, turns
 from mem0_api import convert
 from mem0_api import selectors as mem0_selectors
 from mem0_api import services as mem0_services
@@ -48,6 +49,7 @@ EVENT_STATUS: dict[str, str] = {
     TurnState.DONE: "SUCCEEDED",
     TurnState.SKIPPED: "SUCCEEDED",
     TurnState.FAILED: "FAILED",
+    TurnState.WITHHELD: "SUCCEEDED",
 }
 MAX_LISTED = 10_000
 
@@ -85,6 +87,8 @@ def add_memories(request, payload: AddIn):
     if payload.agent_id or payload.app_id:
         raise Rejected("filters", "agent_id and app_id are not supported: memories belong to a user_id.")
     user_id = services.validate_id(convert.user_id_of(payload.filters, payload.user_id, allow_run=True), "user_id")
+    if not payload.infer and not payload.remember:
+        raise Rejected("remember", "infer=False stores the messages; with remember=false nothing may be stored.")
     if not payload.infer:
         return {"results": _store_directly(request, tenant, user_id, payload)}
     user_input, assistant_response = convert.turn_texts(payload.messages)
@@ -94,10 +98,15 @@ def add_memories(request, payload: AddIn):
         session_id=convert.session_of(payload.filters, payload.run_id),
         user_input=user_input,
         assistant_response=assistant_response,
+        remember=payload.remember,
     )
     turn.refresh_from_db()  # an eager worker may have extracted it already
+    result = {"status": EVENT_STATUS[turn.state], "event_id": turn.turn_id}
+    if (withheld := turns.withheld_reason(turn)) is not None:
+        message = "Not remembered: nothing was extracted and the messages were not kept."
+        return {"results": [{**result, "message": message, "remembered": False, "reason": withheld.reason}]}
     message = "Memory processing has been queued for background execution."
-    return {"results": [{"message": message, "status": EVENT_STATUS[turn.state], "event_id": turn.turn_id}]}
+    return {"results": [{**result, "message": message}]}
 
 
 def _store_directly(request, tenant, user_id: str, payload: AddIn) -> list[dict]:
@@ -161,6 +170,8 @@ def search_memories(request, payload: SearchIn):
     """mem0's search: the facts as `results`; with `sources` naming episodes, also `episodes`."""
     tenant = require_scope(request, "read")
     user = mem0_selectors.memory_user_or_none(tenant=tenant, user_id=convert.user_id_of(payload.filters))
+    if reason := memory_mode.recall_withheld(user):  # the user's memory mode is off
+        return HttpResponse(json.dumps({"results": [], "reason": reason}), content_type="application/json")
     sources = payload.sources or ["facts"]
     mode = "lexical" if payload.keyword_search else "hybrid"
     found = client_search.ClientSearch()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from ninja import Field, Schema
+from pydantic import StrictBool
 
 
 class MessageIn(Schema):
@@ -22,6 +23,8 @@ class AddIn(Schema):
     app_id: str | None = None
     infer: bool = True
     metadata: dict[str, Any] | None = None
+    # Ours (docs/mem0.md): false withholds the turn, nothing extracted and its words not kept.
+    remember: StrictBool = True
 
 
 class ListIn(Schema):
@@ -111,6 +114,9 @@ class AddResultOut(Schema):
     id: str | None = None
     memory: str | None = None
     event: str | None = None
+    # Ours: false when the turn was withheld (remember=false, the person asked, their memory mode).
+    remembered: bool | None = None
+    reason: str | None = None
 
 
 class AddOut(Schema):
@@ -121,7 +127,7 @@ class EventOut(Schema):
     id: str
     event_type: str
     status: str = Field(..., description="PENDING, RUNNING, SUCCEEDED or FAILED")
-    state: str = Field(..., description="Our turn state: queued, extracting, done, skipped or failed")
+    state: str = Field(..., description="Our turn state: queued, extracting, done, skipped, failed or withheld")
     results: list[MemoryOut]
     created_at: str
     updated_at: str | None

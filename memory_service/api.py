@@ -6,6 +6,7 @@ from ninja import NinjaAPI
 from ninja.errors import ValidationError
 
 from facts.api import router as facts_router
+from facts.memory_mode_api import router as memory_mode_router
 from facts.privacy_api import router as privacy_router
 from facts.turns_api import router as turns_router
 from memory_service.auth import api_key_auth
@@ -29,6 +30,7 @@ api = NinjaAPI(
 api.add_router("", health_router)
 api.add_router("", facts_router)
 api.add_router("", turns_router)
+api.add_router("", memory_mode_router)
 api.add_router("", recall_router)
 api.add_router("", profiles_router)
 api.add_router("", privacy_router)

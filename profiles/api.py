@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Literal
 
+from django.http import JsonResponse
 from ninja import Router, Status
 
 from facts import services as fact_services
+from facts.services.memory_mode import recall_withheld
 from memory_service.auth import require_scope
 from memory_service.db import replicas
 from memory_service.errors import Rejected
@@ -55,6 +57,9 @@ def end_session(request, user_id: UserId, session_id: SessionId):
 def context(request, user_id: UserId, payload: ContextIn):
     tenant = require_scope(request, "read")
     user = fact_services.memory_user_get(tenant=tenant, user_id=user_id)
+    if reason := recall_withheld(user):  # the person's memory mode is off: an empty block
+        empty = {"text": "", "tokens": 0, "max_tokens": payload.max_tokens, "tokenizer": ENCODING_NAME}
+        return JsonResponse({**empty, "sections": [], "dropped": [], "recall": None, "reason": reason})
     with replicas.reading_for(user):  # memory_service/db/replicas.py
         block = services.context_block(user=user, query=payload.query, max_tokens=payload.max_tokens)
     return {

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from ninja import Router
 
 from facts import services as fact_services
+from facts.services.memory_mode import recall_withheld
 from memory_service.auth import require_scope
 from memory_service.db import replicas
 from memory_service.schemas import UserId, errors, rendered
@@ -21,6 +22,8 @@ router = Router(tags=["recall"])
 def recall(request, user_id: UserId, payload: RecallIn):
     tenant = require_scope(request, "read")
     user = fact_services.memory_user_get(tenant=tenant, user_id=user_id)
+    if reason := recall_withheld(user):  # the person's memory mode is off (docs/api.md)
+        return JsonResponse({"items": [], "mode": payload.mode, "degraded": False, "reason": reason})
     # On a replica that has this user's last write, or the primary (memory_service/db/replicas.py).
     with replicas.reading_for(user):
         result = services.recall(

@@ -24,7 +24,8 @@ from facts import services
 from facts.entities import resolve_entity
 from facts.extraction import pipeline
 from facts.guard import check_entity_name, check_untrusted_text
-from facts.models import Edge, Fact, FactEntity, SessionCursor, Status, Turn, TurnState
+from facts.models import Edge, Fact, FactEntity, MemoryMode, SessionCursor, Status, Turn, TurnState
+from facts.services.memory_mode import memory_mode_of
 from memory_service.errors import Conflict, Rejected
 from memory_service.timestamps import in_utc
 
@@ -120,6 +121,12 @@ class Applier:
         except Rejected as exc:
             self.outcome["rejected"].append({"text_excerpt": item["text"][:120], "rule": exc.rule})
             return
+        except Conflict as exc:
+            # The person's memory turned read_only or off while this turn was being extracted.
+            if exc.extra.get("rule") != "memory_mode":
+                raise
+            self.outcome["rejected"].append({"text_excerpt": item["text"][:120], "rule": "memory_mode"})
+            return
         fact_uuid = str(result.fact.uuid)
         if result.outcome == "created":
             self.outcome["added"].append(fact_uuid)
@@ -140,6 +147,11 @@ class Applier:
     def _expire(self, item: dict) -> None:
         fact = self._resolve(item["id"])
         if fact is None:
+            return
+        if memory_mode_of(self.user) != MemoryMode.AUTO:
+            # The queue holds new values, not retirements: under confirm (or a mode that stores
+            # nothing) an expiry the model proposes is not applied; staff can expire it by hand.
+            self.outcome["ignored_ids"].append(item["id"])
             return
         valid_to = _parse_time(item.get("valid_to")) or self.turn.occurred_at
         try:

@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from facts.extraction.salience import skip_reason
 from facts.models import Fact, SessionCursor, Turn, TurnState
+from facts.services.memory_mode import NO_WRITES, memory_mode_of
 from facts.signals import index_dirty, turn_processed
 
 log = logging.getLogger(__name__)
@@ -94,6 +95,11 @@ def prepare(turn_pk: int, enqueued_at: float | None) -> dict | None:
             log.info("Turn %s is finished or gone; nothing to prepare (duplicate delivery?)", turn_pk)
             return None
         turn = Turn.objects.get(pk=turn_pk)
+        # Accepted before the person's memory became read_only or off: nothing goes to the extractor.
+        mode = memory_mode_of(turn.user)
+        if mode in NO_WRITES:
+            _finish_skipped(turn, f"skipped: memory mode {mode}", started, enqueued_at)
+            return None
         window = _window(turn)
         reason = skip_reason(turn.user_input)
         if reason and len(window) == 1:

@@ -13,6 +13,7 @@ from facts.models import Fact, FactHistory, HistoryAction, MemoryUser, Status, T
 from facts.services.actors import Actor
 from facts.services.budgets import check_budget, fact_chars, same_meter
 from facts.services.changes import announce_facts_changed, record, snapshot, withdraw_episodes
+from facts.services.memory_mode import check_can_store, needs_confirmation
 from facts.services.normalise import normalise_category, normalise_key, text_hash
 from facts.services.store import FactDraft, insert_fact, retire_superseded
 from facts.services.users import lock_user
@@ -47,6 +48,7 @@ def fact_supersede(
     old = Fact.objects.select_for_update().select_related("user").get(pk=fact.pk)
     if not old.is_live:
         raise Conflict(f"Only a live fact can be superseded; this one is {old.status}.")
+    check_can_store(old.user, actor)
     category = normalise_category(category or old.category)
     new_conf = old.confidence if confidence is None else min(max(confidence, 0.0), 1.0)
     check_budget(old.user, category, len(text), fact_chars(old) if same_meter(old.category, category) else 0)
@@ -61,9 +63,16 @@ def fact_supersede(
         source_turn=source_turn,
         source_excerpt=source_excerpt,
     )
+    tags = entities if entities is not None else [t.entity.display_name for t in old.entity_tags.all()]
+    if needs_confirmation(old.user, actor):
+        # Memory mode confirm: the correction waits in the queue; approving it supersedes `old`.
+        held = insert_fact(old.user, draft, actor, now=now, status=Status.PENDING, replaces=old)
+        tag_fact(held, tags)
+        announce_facts_changed(old.user, [held.pk])
+        return held
     new = insert_fact(old.user, draft, actor, now=now, chain_id=old.chain_id)
     retire_superseded(old, new, actor, now, reason=reason)
-    tag_fact(new, entities if entities is not None else [t.entity.display_name for t in old.entity_tags.all()])
+    tag_fact(new, tags)
     announce_facts_changed(old.user, [old.pk, new.pk])
     return new
 

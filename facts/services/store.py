@@ -16,6 +16,7 @@ from facts.models import ActorKind, AppliedChange, Fact, HistoryAction, MemoryUs
 from facts.services.actors import Actor
 from facts.services.budgets import check_budget, check_value_json, fact_chars, same_meter, value_json_chars
 from facts.services.changes import announce_facts_changed, record, snapshot
+from facts.services.memory_mode import check_can_store, needs_confirmation
 from facts.services.normalise import normalise_category, normalise_key, text_hash
 from facts.services.users import lock_user, memory_user_get_or_create
 from memory_service.errors import NotFound
@@ -96,6 +97,8 @@ def fact_store(
     check_identifier(key, "key")
     check_value_json(value_json)
     lock_user(user)
+    # The person's memory mode: read_only and off let nothing new in (issue 37).
+    check_can_store(user, actor)
     category = normalise_category(category)
     key = normalise_key(key)
     now = timezone.now()
@@ -169,6 +172,10 @@ def _insert_or_hold(user: MemoryUser, draft: FactDraft, actor: Actor, now, *, cu
     # A change held for staff is metered as if it were applied: approving it must fit too.
     freed = fact_chars(current) if current and same_meter(current.category, draft.category) else 0
     check_budget(user, draft.category, len(draft.text) + value_json_chars(draft.value_json), freed)
+    # The person asked to confirm every change (memory mode confirm), or the policy holds it.
+    if needs_confirmation(user, actor):
+        fact = insert_fact(user, draft, actor, now=now, status=Status.PENDING, replaces=current)
+        return StoreResult(fact, "pending", replaced=current, touched=[fact.pk])
     if current is not None and arbitration.needs_confirmation(
         old=current, new_category=draft.category, new_confidence=draft.confidence
     ):

@@ -9,9 +9,13 @@ queued.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
 import logging
 import time
 import uuid
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -19,7 +23,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from facts.models import MemoryUser, Tenant, Turn, TurnState
+from facts import consent
+from facts.extraction.pipeline import empty_outcome
+from facts.models import ActorKind, Fact, MemoryMode, MemoryUser, Tenant, Turn, TurnState
+from facts.services.actors import Actor
+from facts.services.lifecycle import facts_forget, turns_withdraw
 from facts.services.users import validate_id
 from facts.tasks import extract_turn
 from memory_service.errors import Conflict, NotFound, Rejected
@@ -57,6 +65,10 @@ def enqueue(turn: Turn) -> None:
     transaction.on_commit(lambda: _send(pk))
 
 
+# Who forgets the previous turn when the person asks to ("forget what I just said").
+CONSENT = Actor(ActorKind.SYSTEM, "consent")
+
+
 def turn_post(
     *,
     tenant: Tenant,
@@ -66,30 +78,115 @@ def turn_post(
     turn_id: str | None = None,
     assistant_response: str = "",
     occurred_at: datetime | None = None,
+    remember: bool = True,
 ) -> tuple[Turn, bool]:
     """A client's turn for the tenant's user (created with its first turn): stored and queued;
     (turn, created). A repeated turn_id is not queued twice, and a refused turn leaves no user.
+
+    A turn not to be remembered (`remember=False`, the person asking in its words, or their
+    memory mode) is withheld: kept without its words, never queued (`withheld_reason`).
 
     Everything is checked and read before the write transaction, which then only inserts:
     SQLite has one write lock for every writer, and turns posted by many clients at once
     queue for it (docs/measurements.md §9)."""
     validate_id(user_id, "user_id")
+    if not isinstance(remember, bool):
+        raise Rejected("remember", "remember must be true or false.")
     fields = _turn_fields(session_id, user_input, turn_id, assistant_response, occurred_at)
+    # Read in memory only: nothing of the words is kept for a request the detector finds.
+    asked = consent.detect(fields["user_input"])
     # A failed insert means a concurrent post created what was missing: first the user, then
     # perhaps this very turn; the third reading finds both.
     for attempt in range(3):
         user = MemoryUser.objects.filter(tenant=tenant, external_id=user_id).first()
         if user is not None and (existing := _stored(user, fields)) is not None:
             return existing, False
+        reason = _withhold_reason(user, remember, asked)
         try:
             with transaction.atomic():
                 if user is None:
                     user = MemoryUser.objects.create(tenant=tenant, external_id=user_id)
-                return _insert(user, fields), True
+                if reason is None:
+                    return _insert(user, fields), True
+                turn = _insert_withheld(user, fields, reason)
+                if asked is not None and asked.kind == consent.FORGET_PREVIOUS:
+                    _forget_previous(turn)
+                return turn, True
         except IntegrityError:
             if attempt == 2:
                 raise
     raise AssertionError("unreachable")
+
+
+def _withhold_reason(user: MemoryUser | None, remember: bool, asked: consent.ConsentRequest | None) -> str | None:
+    """Why the turn is not to be remembered, or None: the caller said so, the person's mode
+    lets nothing new in, or the person asked in the turn's words (issue 37)."""
+    if not remember:
+        return "caller"
+    mode = user.memory_mode if user is not None else MemoryMode.AUTO
+    if mode in (MemoryMode.READ_ONLY, MemoryMode.OFF):
+        return mode
+    if asked is not None:
+        return "asked"
+    return None
+
+
+@dataclass(frozen=True)
+class Withheld:
+    reason: str
+    forgot_turn_id: str | None = None
+    forgot_facts: int = 0
+
+
+def withheld_reason(turn: Turn) -> Withheld | None:
+    """What a POST answers about a withheld turn (None for a turn that is remembered)."""
+    if turn.state != TurnState.WITHHELD:
+        return None
+    outcome = turn.outcome or {}
+    reason = str(outcome.get("reason") or "").removeprefix("withheld: ")
+    return Withheld(reason, outcome.get("forgot_turn_id"), int(outcome.get("forgot_facts") or 0))
+
+
+def _digest(fields: dict) -> str:
+    """Keyed, so a withheld turn's short words cannot be found by hashing guesses."""
+    content = json.dumps([fields["session_id"], fields["user_input"], fields["assistant_response"]])
+    return hmac.new(settings.SECRET_KEY.encode(), content.encode(), hashlib.sha256).hexdigest()
+
+
+def _insert_withheld(user: MemoryUser, fields: dict, reason: str) -> Turn:
+    """The turn id, its session and time, and a digest: what idempotency needs, no words."""
+    return Turn.objects.create(
+        tenant_id=user.tenant_id,
+        user=user,
+        session_id=fields["session_id"],
+        turn_id=fields["turn_id"],
+        user_input="",
+        assistant_response="",
+        occurred_at=fields["occurred_at"],
+        state=TurnState.WITHHELD,
+        content_digest=_digest(fields),
+        finished_at=timezone.now(),
+        outcome=empty_outcome(f"withheld: {reason}"),
+    )
+
+
+def _forget_previous(turn: Turn) -> None:
+    """ "Forget what I just said": the session's previous turn and what it stored go, through
+    the forget service (history without words, index rows, journal, scrub or compaction).
+    A previous turn still queued or extracting is deleted too; its extraction then finds
+    nothing to apply (facts.extraction.apply drops a result whose turn is gone)."""
+    previous = Turn.objects.filter(user=turn.user, session_id=turn.session_id, pk__lt=turn.pk).order_by("-pk").first()
+    if previous is None or previous.state == TurnState.WITHHELD:
+        return
+    facts = list(Fact.objects.filter(user=turn.user, source_turn=previous).order_by("pk"))
+    reason = f"the person asked to forget what they had just said (turn {turn.turn_id})"
+    if facts:
+        facts_forget(facts=facts, actor=CONSENT, reason=reason, withdraw_turns=True)
+    else:
+        turns_withdraw(user=turn.user, turn_pks=[previous.pk])
+    outcome = {**turn.outcome, "forgot_turn_id": previous.turn_id, "forgot_facts": len(facts)}
+    Turn.objects.filter(pk=turn.pk).update(outcome=outcome)
+    turn.outcome = outcome
 
 
 def _turn_fields(session_id, user_input, turn_id, assistant_response, occurred_at) -> dict:
@@ -113,9 +210,16 @@ def _stored(user: MemoryUser, fields: dict) -> Turn | None:
     different content (session, either message) under the same id is a conflict. The time is
     not compared: a retry without occurred_at is stamped anew."""
     existing = Turn.objects.filter(user=user, turn_id=fields["turn_id"]).first()
-    if existing is not None and any(
-        getattr(existing, name) != fields[name] for name in ("session_id", "user_input", "assistant_response")
-    ):
+    if existing is None:
+        return None
+    if existing.state == TurnState.WITHHELD:
+        # Its words were never kept: the digest tells the same content from other content.
+        same = hmac.compare_digest(existing.content_digest, _digest(fields))
+    else:
+        same = all(
+            getattr(existing, name) == fields[name] for name in ("session_id", "user_input", "assistant_response")
+        )
+    if not same:
         raise Conflict(f"Turn {fields['turn_id']!r} already exists with different content.")
     return existing
 

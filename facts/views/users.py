@@ -14,6 +14,7 @@ from facts import selectors
 from facts.forms import AsOfForm, UserSearchForm
 from facts.models import Fact, MemoryUser, Status, Turn, TurnState
 from facts.views.common import memory_user_or_404, staff_tenant, tenant_context
+from facts.views.memory_mode import mode_context
 
 USERS_PAGE = 50
 TURNS_PAGE = 25
@@ -107,6 +108,8 @@ def _why_nothing(turn: Turn) -> str:
         # The API's reason names the state too ("skipped: greeting"); the page says it once.
         reason = reason.removeprefix("skipped: ")
         return f"Skipped: {reason}" if reason else "Skipped by the salience gate."
+    if turn.state == TurnState.WITHHELD:
+        return f"Not remembered ({reason.removeprefix('withheld: ')}): nothing extracted, its words not kept."
     if turn.state == TurnState.FAILED:
         return f"Failed after {turn.attempts} attempt(s): {turn.last_error or reason or 'no error recorded'}"
     if turn.state == TurnState.QUEUED:
@@ -149,6 +152,7 @@ def user_detail(request, tenant_id, user_id: str):
         },
         turns_page=turns_page,
         turn_rows=turn_rows,
+        **mode_context(user),
     )
     return render(request, "facts/user_detail.html", context)
 

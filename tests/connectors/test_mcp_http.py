@@ -23,6 +23,7 @@ TOOLS = {
     "delete_memory",
     "delete_all_memories",
     "get_memory_history",
+    "set_memory_mode",
 }
 
 
@@ -51,7 +52,7 @@ def error(result) -> str:
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
-def test_it_lists_the_nine_tools_with_descriptions_and_user_id(live, mode):
+def test_it_lists_the_ten_tools_with_descriptions_and_user_id(live, mode):
     async def steps(client):
         return (await client.list_tools()).tools
 
