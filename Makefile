@@ -35,13 +35,15 @@ install-dev: $(VENV)/.installed-dev
 migrate: install
 	$(PY) manage.py migrate --noinput
 
-# gunicorn (gunicorn.conf.py) and a Celery worker.
+# gunicorn (gunicorn.conf.py) and a Celery worker. The demo key stays the same across starts;
+# `make run ROTATE_KEY=1` revokes it and prints a new one.
+ROTATE_KEY ?=
 run: migrate
-	HOST=$(HOST) PORT=$(PORT) bash scripts/run.sh run
+	HOST=$(HOST) PORT=$(PORT) ROTATE_KEY=$(ROTATE_KEY) bash scripts/run.sh run
 
 # For development: Django's runserver (reloads on code changes, DEBUG on) and a Celery worker.
 dev: migrate
-	HOST=$(HOST) PORT=$(PORT) bash scripts/run.sh dev
+	HOST=$(HOST) PORT=$(PORT) ROTATE_KEY=$(ROTATE_KEY) bash scripts/run.sh dev
 
 system-deps:
 	bash scripts/system-deps.sh

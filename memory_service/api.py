@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ninja import NinjaAPI
-from ninja.errors import ValidationError
+from ninja.errors import AuthenticationError, ValidationError
 
 from facts.api import router as facts_router
 from facts.memory_mode_api import router as memory_mode_router
@@ -42,6 +42,19 @@ def service_error(request, exc: ServiceError):
     for name, value in getattr(exc, "headers", {}).items():  # e.g. Retry-After on a 429
         response[name] = value
     return response
+
+
+@api.exception_handler(AuthenticationError)
+def authentication_error(request, exc: AuthenticationError):
+    """401. A key sent the way mem0's Platform clients send it gets told the scheme /api/v1 takes."""
+    scheme = request.headers.get("Authorization", "").partition(" ")[0].lower()
+    detail = "Unauthorized"
+    if scheme == "token":
+        detail = (
+            "Unauthorized: /api/v1 takes the key as 'Authorization: Bearer <key>', not 'Token <key>' "
+            "(Token is for the mem0-compatible routes, docs/mem0.md)."
+        )
+    return api.create_response(request, {"detail": detail}, status=401)
 
 
 def _loc(loc) -> list:

@@ -15,7 +15,10 @@ WORKER_RESTART_SECONDS=${WORKER_RESTART_SECONDS:-2}
 # without a token (a deployment behind a proxy sets METRICS_TOKEN instead).
 export METRICS_ALLOW_LOOPBACK=${METRICS_ALLOW_LOOPBACK:-true}
 
-$PY manage.py demo_setup --url "http://$HOST:$PORT"
+# The demo key is kept across starts (var/demo_api_key); ROTATE_KEY=1 revokes it and prints a new one.
+ROTATE=()
+case "${ROTATE_KEY:-}" in 1|true|yes) ROTATE=(--rotate-key) ;; esac
+$PY manage.py demo_setup --url "http://$HOST:$PORT" "${ROTATE[@]}"
 
 web=
 worker=

@@ -91,3 +91,12 @@ def test_an_admin_key_carries_every_scope(bob, bob_fact):
     client = ApiClient(issue_key(bob.tenant, ["admin"]))
     assert client.get("/users/bob-user/facts").status_code == 200
     assert client.post("/users/bob-user/facts", {"text": "User plays chess."}).status_code == 201
+
+
+def test_a_token_scheme_key_is_401_with_a_hint_to_send_it_as_bearer(bob, bob_fact):
+    # mem0's Platform clients send `Token <key>`; /api/v1 takes Bearer only and says so.
+    client = ApiClient(None)
+    client.headers = {"Authorization": f"Token {bob.raw_key}"}
+    r = client.get("/users/bob-user/facts")
+    assert r.status_code == 401 and "Bearer <key>" in r.json()["detail"]
+    assert ApiClient(None).get("/users/bob-user/facts").json() == {"detail": "Unauthorized"}
