@@ -7,6 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from ninja import Field, Router, Schema, Status
+from pydantic import StrictBool
 
 from facts import services
 from facts.extraction.status import extractor_state
@@ -32,12 +33,31 @@ class TurnIn(ObjectIn):
     user_input: str = Field(..., min_length=1, json_schema_extra=_USER_INPUT)
     assistant_response: str = Field("", json_schema_extra=_TURN_TEXT)
     occurred_at: IsoDateTime | None = None
+    remember: StrictBool = Field(
+        True,
+        description="false: nothing is extracted from this turn and only its id and a digest are kept "
+        "(for a retry under the same turn_id)",
+    )
+
+
+class ForgotPrevious(Schema):
+    turn_id: str = Field(..., description="The session's previous turn, now forgotten with what it stored")
+    facts: int = Field(..., description="How many facts it had stored")
 
 
 class TurnAccepted(Schema):
     turn_id: str
-    status: str = Field(..., description="queued, extracting, done, skipped or failed")
+    status: str = Field(..., description="queued, extracting, done, skipped, failed or withheld")
     extractor: str = Field(..., description="llm or rules: which extractor this service runs")
+    remembered: bool = Field(..., description="false: the turn was withheld; `reason` says why")
+    reason: str | None = Field(
+        None,
+        description="Why a turn is not remembered: caller (remember=false), asked (the person said so), "
+        "read_only or off (their memory mode); null when remembered",
+    )
+    forgot_previous: ForgotPrevious | None = Field(
+        None, description="The person asked to forget what they had just said: the turn that went"
+    )
 
 
 class TurnOut(Schema):
@@ -58,7 +78,18 @@ class TurnOut(Schema):
 
 
 def _accepted(turn) -> dict:
-    return {"turn_id": turn.turn_id, "status": turn.state, "extractor": extractor_state()["active"]}
+    withheld = turns.withheld_reason(turn)
+    forgot = None
+    if withheld is not None and withheld.forgot_turn_id:
+        forgot = {"turn_id": withheld.forgot_turn_id, "facts": withheld.forgot_facts}
+    return {
+        "turn_id": turn.turn_id,
+        "status": turn.state,
+        "extractor": extractor_state()["active"],
+        "remembered": withheld is None,
+        "reason": withheld.reason if withheld else None,
+        "forgot_previous": forgot,
+    }
 
 
 # OpenAPI links: a posted turn names the routes that read and retry it, with the ids to call
@@ -83,6 +114,8 @@ def post_turn(request, user_id: UserId, payload: TurnIn):
     """Store a finished turn and extract facts from it in the background (202 at once).
 
     Posting the same turn_id again returns the stored turn (200) without queueing it twice.
+    A turn not to be remembered (remember=false, the person asking, their memory mode) is
+    withheld: nothing is extracted, its words are not kept, and the answer says why.
     """
     tenant = require_scope(request, "write")
     turn, created = turns.turn_post(tenant=tenant, user_id=user_id, **payload.dict())
