@@ -19,6 +19,7 @@ import time
 
 from celery import shared_task
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 
 from facts.extraction.apply import apply
 from facts.extraction.pipeline import prepare
@@ -88,7 +89,19 @@ def extract(job: dict) -> dict:
     return result
 
 
-@shared_task(name="facts.apply_extraction", acks_late=True)
+# A database that cannot be reached for a moment (the primary restarting, a failover) must not
+# leave the turn `extracting` until the sweep calls it stuck (MEMORY_TURN_STUCK_SECONDS, 15 min):
+# the many-hosts drill's primary restart did (docs/measurements.md §18). The same message is
+# sent again after a backoff; applying is a compare-and-set on the turn's state, so a second
+# delivery of a result that did get applied changes nothing.
+@shared_task(
+    name="facts.apply_extraction",
+    acks_late=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=2,
+    retry_backoff_max=30,
+    max_retries=8,
+)
 def apply_extraction(job: dict, result: dict) -> None:
     apply(job, result)
 

@@ -155,3 +155,34 @@ def test_retry_turns_counts_a_stuck_turn_from_its_last_start_as_the_sweep_does(a
     call_command("retry_turns", "--stuck-minutes", "30", stdout=out)
     assert out.getvalue().strip() == "queued=1"
     assert Turn.objects.get(turn_id="busy").state == "extracting"
+
+
+def test_a_database_error_while_applying_is_retried_and_the_turn_completes_once(turns, fake_llm, monkeypatch):
+    # The many-hosts drill restarts the primary under a db worker: the apply task's connection
+    # failed, and the turn stayed `extracting` until the sweep's stuck bound.
+    from django.db import OperationalError
+
+    import facts.tasks
+
+    real_apply, calls = facts.tasks.apply, []
+
+    def apply_once_unreachable(job, result):
+        calls.append(job["turn_pk"])
+        if len(calls) == 1:
+            raise OperationalError("the database system is shutting down")
+        real_apply(job, result)
+
+    monkeypatch.setattr(facts.tasks, "consumes", lambda queue: False)  # the three tasks, as on many hosts
+    monkeypatch.setattr(facts.tasks, "apply", apply_once_unreachable)
+    fake_llm.script(reply(add=[TEA]))
+    # As in a worker, a task's exception stays in its task: eager Celery then runs the retry
+    # at once (Task.apply re-applies a Retry) instead of raising it into the caller.
+    conf = facts.tasks.app.conf
+    propagates, conf.task_eager_propagates = conf.task_eager_propagates, False
+    try:
+        turns.post("I drink green tea every morning.", turn_id="t1")
+    finally:
+        conf.task_eager_propagates = propagates
+    assert turns.get("t1")["status"] == "done"
+    assert len(calls) == 2 and len(fake_llm.requests) == 1
+    assert [(f.text, f.mention_count) for f in Fact.objects.live()] == [("User drinks green tea every morning.", 1)]
