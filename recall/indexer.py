@@ -37,7 +37,7 @@ from django.utils import timezone
 
 from facts.models import Fact
 from memory_service.db import replicas
-from recall import episode_index, fts, index, turn_keys, vec
+from recall import episode_index, fts, index, switch, turn_keys, vec
 from recall.embeddings import EmbedderError, get_embedder
 from recall.index import Document
 from recall.models import PendingIndex
@@ -189,6 +189,10 @@ def index_items(fact_ids, turn_ids, *, vectors: str = "auto", embedder=None) -> 
 def _write(docs, fact_ids, turn_ids, vectors, model, mode: str) -> Batch:
     """Inside the write transaction: rows in line with `docs`, read in this transaction."""
     batch = Batch()
+    if model and model != switch.state().live_model:
+        # The model was switched since these vectors were computed (recall/switch.py): they
+        # are not written, and their items stay in the outbox for the model recall serves now.
+        vectors, model = {}, switch.state().live_model
     done: dict[str, list[int]] = {Kind.FACT: [], Kind.EPISODE: []}
     sent: dict[str, list[int]] = {Kind.FACT: [], Kind.EPISODE: []}
     asked = {Kind.FACT: fact_ids, Kind.EPISODE: turn_ids}

@@ -79,3 +79,21 @@ class PendingIndex(models.Model):
             models.Index(fields=["queued_at"], name="pendingindex_queued"),
             models.Index(fields=["user_id"], name="pendingindex_user"),
         ]
+
+
+class EmbedderSwitch(models.Model):
+    """Which embedding model recall serves on this store, and the model being built beside it
+    (one row; recall/switch.py, `manage.py embedder_switch`, docs/deployment.md).
+
+    Each side of the index has two vector tables, slot "a" (recall_vector,
+    recall_episode_vector) and slot "b" (the same names with _b). Recall reads the live slot
+    with the live model; a new model's vectors are built in the other slot, and the switch is
+    this row's update. The previous model's vectors stay in the other slot (`kept_model`)
+    until the operator drops them, for the way back. No row: slot "a" with the model the
+    settings name."""
+
+    live_slot = models.CharField(max_length=1, default="a")
+    live_model = models.CharField(max_length=200)
+    building_model = models.CharField(max_length=200, blank=True, default="")
+    kept_model = models.CharField(max_length=200, blank=True, default="")
+    switched_at = models.DateTimeField(null=True, blank=True)

@@ -29,11 +29,11 @@ from django.utils import timezone
 from facts.models import Fact, FactEntity, MemoryUser
 from memory_service.errors import Rejected
 from memory_service.logbuffer import save_later
-from recall import episodes, fusion, time_list
+from recall import episodes, fusion, switch, time_list
 from recall.as_of import Snapshot
 from recall.dates import Window
 from recall.dates import windows as query_windows
-from recall.embeddings import EmbedderError, embed_query, get_embedder
+from recall.embeddings import EmbedderError, embed_query, embedder_for
 from recall.hits import EpisodeHit, FactHit
 from recall.query import MAX_QUERY_CHARS, content_words, stem, words
 from recall.sides import LexicalSide, VectorSide
@@ -161,9 +161,9 @@ def _gather(plan: _Plan, tables: Tables = FACTS) -> _Lists:
     vector_side = None
     if plan.mode in ("hybrid", "vector") and plan.query.strip():
         try:
-            vector_side = VectorSide(
-                plan.user.pk, embed_query(plan.query, get_embedder(), tenant_id=plan.user.tenant_id), snapshot, tables
-            )
+            live = switch.state()  # one reading of the model and slot for the query and the scan
+            query_vector = embed_query(plan.query, embedder_for(live.live_model), tenant_id=plan.user.tenant_id)
+            vector_side = VectorSide(plan.user.pk, query_vector, snapshot, tables, live)
             lists.vector = vector_side.top(plan.depth, plan.scan)
         except EmbedderError as exc:
             lists.degraded = True

@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 
-from recall import fts, vec
-from recall.embeddings import get_embedder
+from recall import fts, switch, vec
 from recall.tables import FACTS, Tables
 
 if TYPE_CHECKING:
@@ -103,10 +102,17 @@ class LexicalSide(_Side):
 class VectorSide(_Side):
     """Cosine distances to the query over the user's stored vectors, or a snapshot's."""
 
-    def __init__(self, user_id: int, query_vector, snapshot: Snapshot | None, tables: Tables = FACTS) -> None:
+    def __init__(
+        self, user_id: int, query_vector, snapshot: Snapshot | None, tables: Tables = FACTS, live=None
+    ) -> None:
+        """`live` is the switch state the query was embedded under (recall/switch.py): the
+        slot and model read here are that state's, so a switch between the query's embedding
+        and this read cannot pair one model's query with another's vectors."""
         super().__init__()
-        self.user_id, self.query_vector, self.snapshot, self.tables = user_id, query_vector, snapshot, tables
-        self.model = get_embedder().model_name
+        live = live or switch.state()
+        self.user_id, self.query_vector, self.snapshot = user_id, query_vector, snapshot
+        self.tables = live.live_tables(tables)
+        self.model = live.live_model
         if snapshot is not None:
             snapshot.vectors()  # a retired fact is embedded now: an embedder failure surfaces here
 

@@ -21,3 +21,9 @@ class Tables:
 
 FACTS = Tables("recall_fts", "recall_doc", "fact_id", "recall_vector")
 EPISODES = Tables("recall_episode_fts", "recall_episode_doc", "turn_id", "recall_episode_vector")
+
+# The second vector table of each side, for changing the embedding model on a live store
+# (recall/switch.py): one of the pair serves recall, the other is built with the new model
+# beside it or keeps the previous model's vectors for the way back.
+FACTS_B = Tables("recall_fts", "recall_doc", "fact_id", "recall_vector_b")
+EPISODES_B = Tables("recall_episode_fts", "recall_episode_doc", "turn_id", "recall_episode_vector_b")

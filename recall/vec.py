@@ -4,19 +4,97 @@ Every function (upsert, delete, delete_user, count_user, indexed, vectors,
 search, all_ids, total_rows) has the same signature and meaning on each
 engine; vectors go in as float32 blobs (to_blob) and come out as numpy
 arrays, and search returns [(id, cosine distance)], nearest first.
+
+Each side has two vector tables, one serving recall (recall/switch.py): given FACTS or
+EPISODES, reads and writes go to the live one; a slot's own table set (switch.slot_tables)
+is used as given. Deletes go to both, so a forgotten or erased document leaves no vector in
+the slot that is being built or keeps the previous model's.
 """
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 
 from recall.engines import part
+from recall.tables import EPISODES, FACTS, Tables
+
+log = logging.getLogger(__name__)
 
 
 def to_blob(vector) -> bytes:
     return np.asarray(vector, dtype=np.float32).tobytes()
+
+
+def _live(t: Tables) -> Tables:
+    if t not in (FACTS, EPISODES):
+        return t  # a slot's table set, named by the caller
+    from recall import switch
+
+    return switch.state().live_tables(t)
+
+
+def _both(t: Tables) -> list[Tables]:
+    from recall import switch
+
+    return [switch.slot_tables(t, slot) for slot in ("a", "b")]
+
+
+def upsert(rows: Iterable[tuple[int, int, str, str, bytes]], t: Tables = FACTS) -> int:
+    """Rows of the live model go to the live slot, rows of the model being built to the other;
+    a row of any other model (computed before a switch, written after it) is left out, so it
+    never replaces the vector of the model recall serves."""
+    rows = list(rows)
+    if t not in (FACTS, EPISODES) or not rows:
+        return int(part("vec").upsert(rows, t))
+    from recall import switch
+
+    now = switch.state()
+    live = [r for r in rows if r[2] == now.live_model]
+    building = [r for r in rows if now.building_model and r[2] == now.building_model]
+    if len(live) + len(building) < len(rows):
+        log.info(
+            "%d vectors of a model recall no longer serves were not written", len(rows) - len(live) - len(building)
+        )
+    written = int(part("vec").upsert(live, now.live_tables(t)))
+    return written + int(part("vec").upsert(building, now.other_tables(t)))
+
+
+def delete(ids: Iterable[int], t: Tables = FACTS) -> int:
+    ids = list(ids)
+    return sum(int(part("vec").delete(ids, table)) for table in _both(t))
+
+
+def delete_user(user_id: int, t: Tables = FACTS) -> int:
+    return sum(int(part("vec").delete_user(user_id, table)) for table in _both(t))
+
+
+def count_user(user_id: int, t: Tables = FACTS) -> int:
+    """Both slots: what delete_user would remove (the erase preview)."""
+    return sum(int(part("vec").count_user(user_id, table)) for table in _both(t))
+
+
+def indexed(ids: Iterable[int], t: Tables = FACTS) -> dict[int, tuple[str, str]]:
+    return part("vec").indexed(ids, _live(t))
+
+
+def vectors(ids: Iterable[int], t: Tables = FACTS) -> dict[int, np.ndarray]:
+    return part("vec").vectors(ids, _live(t))
+
+
+def search(user_id: int, query_vector, limit: int, model: str, t: Tables = FACTS) -> list[tuple[int, float]]:
+    return part("vec").search(user_id, query_vector, limit, model, _live(t))
+
+
+def total_rows(t: Tables = FACTS) -> int:
+    return int(part("vec").total_rows(_live(t)))
+
+
+def all_ids(t: Tables = FACTS) -> list[int]:
+    return part("vec").all_ids(_live(t))
 
 
 def __getattr__(name: str) -> Any:

@@ -29,9 +29,10 @@ class _Counting:
 
 @pytest.fixture
 def counting(model, monkeypatch):
-    """The model recall asks for a query's embedding (recall.services.get_embedder)."""
+    """The model recall asks for a query's embedding (recall.services.embedder_for, given the
+    model the store serves)."""
     counter = _Counting(model)
-    monkeypatch.setattr(services, "get_embedder", lambda: counter)
+    monkeypatch.setattr(services, "embedder_for", lambda model_name: counter)
     return counter
 
 
