@@ -4,7 +4,9 @@ A query that names a time is asking about what was said or true then; recall
 turns each window into a ranked list of the facts whose valid_from falls in it
 (docs/design.md §5 fusion gains a third list). Only unambiguous forms are read: a bare
 month needs a preposition ("in May", never the modal "may"), numeric dates only
-in ISO order (2023-10-13). Relative forms count from `now` (or `as_of`).
+in ISO order (2023-10-13). Relative forms count from `now` (or `as_of`); those that count back
+("yesterday", "two weeks ago", "last Tuesday": recall.time_relative) run from the time they name to
+the end of the asking day, since what was said about a time was said then or later.
 
 Every window stays inside the calendar datetime can hold (years 1 to 9999): one
 that runs past an end stops there, and one that lies wholly outside it ("yesterday"
@@ -16,6 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+
+from recall import time_relative
 
 _MONTHS = {
     name: number
@@ -53,7 +57,12 @@ _FORMS: list[tuple[str, re.Pattern]] = [
     ("month day", re.compile(rf"\b{_MON}\s+{_DAY}\b", re.I)),
     ("month", re.compile(rf"\b{_PREP}\s+{_MON}\b", re.I)),
     ("year", re.compile(rf"\b(?:in|during|since|of|by|until|before|after)\s+{_YEAR}\b", re.I)),
-    ("relative", re.compile(r"\b(today|yesterday|(?:last|this)\s+(?:week|month|year))\b", re.I)),
+    *time_relative.FORMS,
+    # "before today" or "until today" bounds the whole history: it names no time.
+    (
+        "relative",
+        re.compile(r"\b(?<!before )(?<!until )(?<!by )(today|yesterday|(?:last|this)\s+(?:week|month|year))\b", re.I),
+    ),
 ]
 
 # A named day also matches the day either side: "on the 13th" late at night in
@@ -130,25 +139,39 @@ def _year(year: int, label: str) -> Window | None:
 
 
 def _relative(word: str, now: datetime) -> Window | None:
+    """today and this week, month or year as they are; yesterday and last week, month or year from
+    their start to the end of the asking day (what was said about them was said then or since:
+    recall.time_relative)."""
     word = " ".join(word.lower().split())
     today = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
     day = timedelta(days=1)
     if word == "today":
         return _span(word, today, _shift(today, day))
     if word == "yesterday":
-        return _span(word, _shift(today, -day), today)
+        return _since(_span(word, _shift(today, -day), today), today)
     unit = word.split()[1]
     if unit == "week":
         monday = _shift(today, -timedelta(days=today.weekday()))
         if word.startswith("this"):
             return _span(word, monday, _shift(monday, 7 * day))
-        return _span(word, _shift(monday, -7 * day), monday)
+        return _since(_span(word, _shift(monday, -7 * day), monday), today)
     if unit == "month":
         year, month = today.year, today.month
-        if word.startswith("last"):
-            year, month = (year - 1, 12) if month == 1 else (year, month - 1)
-        return _month(year, month, word)
-    return _year(today.year - word.startswith("last"), word)
+        if word.startswith("this"):
+            return _month(year, month, word)
+        year, month = (year - 1, 12) if month == 1 else (year, month - 1)
+        return _since(_month(year, month, word), today)
+    if word.startswith("this"):
+        return _year(today.year, word)
+    return _since(_year(today.year - 1, word), today)
+
+
+def _since(named: Window | None, today: datetime) -> Window | None:
+    """A time named by counting back, from its start to the end of the asking day; none when the
+    time named lies wholly before the calendar."""
+    if named is None or named.start is None:
+        return named
+    return _span(named.label, named.start, _shift(today, timedelta(days=1)))
 
 
 def _read(kind: str, groups: tuple, text: str, now: datetime) -> Window | None:
@@ -169,7 +192,9 @@ def _read(kind: str, groups: tuple, text: str, now: datetime) -> Window | None:
         return Window(text, month=month(groups[0]))
     if kind == "year":
         return _year(int(groups[0]), text)
-    return _relative(groups[0], now)
+    if kind == "relative":
+        return _relative(groups[0], now)
+    return time_relative.read(kind, groups, text, now)
 
 
 def windows(query: str, now: datetime) -> list[Window]:

@@ -39,12 +39,14 @@ def test_months_years_and_days_without_a_year():
 
 
 def test_relative_times_count_from_now():
-    assert _spans("what did I say yesterday") == [(_day(2026, 11, 21), _day(2026, 11, 22), None, None)]
-    assert _spans("today") == [(_day(2026, 11, 22), _day(2026, 11, 23), None, None)]
-    assert _spans("plans from last week") == [(_day(2026, 11, 9), _day(2026, 11, 16), None, None)]
-    assert _spans("this week") == [(_day(2026, 11, 16), _day(2026, 11, 23), None, None)]
-    assert _spans("last month") == [(_day(2026, 10, 1), _day(2026, 11, 1), None, None)]
-    assert _spans("last year") == [(_day(2025, 1, 1), _day(2026, 1, 1), None, None)]
+    # A time counted back runs to the end of the asking day: what was said about it was said then or since.
+    end = _day(2026, 11, 23)
+    assert _spans("what did I say yesterday") == [(_day(2026, 11, 21), end, None, None)]
+    assert _spans("today") == [(_day(2026, 11, 22), end, None, None)]
+    assert _spans("plans from last week") == [(_day(2026, 11, 9), end, None, None)]
+    assert _spans("this week") == [(_day(2026, 11, 16), end, None, None)]
+    assert _spans("last month") == [(_day(2026, 10, 1), end, None, None)]
+    assert _spans("last year") == [(_day(2025, 1, 1), end, None, None)]
 
 
 @pytest.mark.parametrize(

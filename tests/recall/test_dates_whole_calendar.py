@@ -13,6 +13,7 @@ from recall.dates import FIRST, LAST, Window, windows
 
 MONTHS = [datetime(2000, m, 1).strftime("%B") for m in range(1, 13)]
 RELATIVE = ["today", "yesterday", "this week", "last week", "this month", "last month", "this year", "last year"]
+RELATIVE += ["two weeks ago", "999 years ago", "3 months ago", "last Tuesday", "last weekend", "in the past month"]
 
 moments = st.datetimes(min_value=datetime.min, max_value=datetime.max, timezones=st.just(UTC))
 # Hypothesis leans towards the ends of a range; name them too, so every run tries them.
