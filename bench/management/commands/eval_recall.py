@@ -54,6 +54,9 @@ class Command(BaseCommand):
         )
         parser.add_argument("--baseline", choices=("mem0",), help="longmemeval: also run mem0 on the same questions")
         parser.add_argument("--limit", type=int, help="longmemeval: only the first N questions")
+        parser.add_argument(
+            "--questions", help="longmemeval: only these question ids (comma-separated), in the file's order"
+        )
         parser.add_argument("--corpus", choices=locomo.CORPORA, default="observations")
         parser.add_argument(
             "--modes", default="lexical,vector,hybrid", help="recall modes, and `recency` (newest facts first)"
@@ -86,7 +89,10 @@ class Command(BaseCommand):
         mode_list = _mode_list(modes)
         cache_path = Path(embedding_cache) if embedding_cache else None
         if options["format"] == "longmemeval":
-            return self._longmemeval(path, mode_list, json_out, options["baseline"], options["limit"], cache_path)
+            picked = {q.strip() for q in options["questions"].split(",") if q.strip()} if options["questions"] else None
+            return self._longmemeval(
+                path, mode_list, json_out, options["baseline"], options["limit"], cache_path, picked
+            )
         ks = k_list(k)
         conversations = _conversations(path, max_sessions)
         embedder = locomo.CachingEmbedder(get_embedder(), locomo.load_embedding_cache(cache_path))
@@ -137,14 +143,26 @@ class Command(BaseCommand):
             self.stdout.write(f"wrote {json_out}")
 
     def _longmemeval(
-        self, path: Path, modes: list[str], json_out, baseline: str | None, limit: int | None, cache_path: Path | None
+        self,
+        path: Path,
+        modes: list[str],
+        json_out,
+        baseline: str | None,
+        limit: int | None,
+        cache_path: Path | None,
+        picked: set[str] | None = None,
     ) -> None:
         if "recency" in modes:
             raise CommandError("--format longmemeval measures lexical, vector and hybrid only.")
         try:
-            questions = [q for q in longmemeval.load_questions(path) if not q.abstention][:limit]
+            questions = [q for q in longmemeval.load_questions(path) if not q.abstention]
         except (OSError, ValueError, KeyError) as exc:
             raise CommandError(f"Could not read {path} as LongMemEval: {exc}") from exc
+        if picked is not None:
+            if unknown := picked - {q.id for q in questions}:
+                raise CommandError(f"No such question(s) in {path}: {', '.join(sorted(unknown))}.")
+            questions = [q for q in questions if q.id in picked]
+        questions = questions[:limit]
         messages = sum(len(s.messages) for q in questions for s in q.sessions)
         embedder = locomo.CachingEmbedder(get_embedder(), locomo.load_embedding_cache(cache_path))
         seconds: dict[str, float] = {}
