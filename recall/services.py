@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.conf import settings
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from facts.models import Fact, FactEntity, MemoryUser
@@ -53,12 +53,19 @@ class RecallResult:
 
 def _graph_supplement(user: MemoryUser, terms: list[str], seeds: list[int], exclude: set[int], base) -> list[tuple]:
     """Facts one hop away: tagged with an entity named in the query or tagged on a top hit."""
-    entity_ids = set(FactEntity.objects.filter(fact_id__in=seeds).values_list("entity_id", flat=True))
+    seeded = FactEntity.objects.filter(fact_id__in=seeds)
     if terms:
+        # One statement for both: the user's entities, each marked when a top hit is tagged with it
+        # (a round trip each on PostgreSQL; docs/measurements.md §13).
         query_stems = {stem(t) for t in terms}
-        for eid, name in user.entities.values_list("id", "name"):
-            if {stem(w) for w in words(name)} & query_stems:
-                entity_ids.add(eid)
+        named = user.entities.annotate(seeded=Exists(seeded.filter(entity_id=OuterRef("pk"))))
+        entity_ids = {
+            eid
+            for eid, name, on_seed in named.values_list("id", "name", "seeded")
+            if on_seed or {stem(w) for w in words(name)} & query_stems
+        }
+    else:
+        entity_ids = set(seeded.values_list("entity_id", flat=True))
     if not entity_ids:
         return []
     rows = (

@@ -19,15 +19,20 @@ if TYPE_CHECKING:
     from recall.as_of import Snapshot
 
 
-def universal_terms(terms: list[str], freqs: dict[str, int], total: int) -> set[str]:
+def universal_terms(
+    terms: list[str], freqs: dict[str, int], total: int, min_facts: int | None = None, share: float | None = None
+) -> set[str]:
     """Terms in so large a share of the user's facts that they rank nothing (names, "user").
 
     `terms` are the query terms present in at least one fact, `freqs` how many of
-    the user's `total` facts hold each.
+    the user's `total` facts hold each. `min_facts` and `share` default to the settings
+    (MEMORY_RECALL_UNIVERSAL_MIN_FACTS, MEMORY_RECALL_UNIVERSAL_SHARE).
     """
-    if total < settings.MEMORY_RECALL_UNIVERSAL_MIN_FACTS:
+    min_facts = settings.MEMORY_RECALL_UNIVERSAL_MIN_FACTS if min_facts is None else min_facts
+    share = settings.MEMORY_RECALL_UNIVERSAL_SHARE if share is None else share
+    if total < min_facts:
         return set()
-    limit = settings.MEMORY_RECALL_UNIVERSAL_SHARE * total
+    limit = share * total
     universal = {t for t in terms if freqs.get(t, 0) > limit}
     # Keep the query answerable when every term is common.
     return universal if len(universal) < len(terms) else set()
@@ -51,14 +56,19 @@ def similarity_floor(pairs: list[tuple[int, float]]) -> list[tuple[int, float]]:
 def lexical_live(
     user_id: int, terms: list[str], limit: int, tables: Tables = FACTS
 ) -> tuple[list[tuple[int, float]], list[str]]:
-    """BM25 hits from the live FTS5 index, and the universal terms left out of the query."""
+    """BM25 hits from the live index, and the universal terms left out of the query (one
+    statement on PostgreSQL: the engine's search_leaving_universal)."""
     if not terms:
         return [], []
-    freqs = fts.doc_frequencies(user_id, terms, tables)
-    present = [t for t in terms if freqs.get(t, 0) > 0]
-    dropped = universal_terms(present, freqs, fts.count_user(user_id, tables))
-    kept = [t for t in present if t not in dropped]
-    return relative_floor(fts.search(user_id, kept, limit, tables)), sorted(dropped)
+    hits, dropped = fts.search_leaving_universal(
+        user_id,
+        terms,
+        limit,
+        settings.MEMORY_RECALL_UNIVERSAL_MIN_FACTS,
+        settings.MEMORY_RECALL_UNIVERSAL_SHARE,
+        tables,
+    )
+    return relative_floor(hits), dropped
 
 
 class _Side:

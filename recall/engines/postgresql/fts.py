@@ -156,6 +156,68 @@ def search(user_id: int, terms: list[str], limit: int, t: Tables = FACTS) -> lis
         return [(row[0], float(row[1])) for row in cursor.fetchall()]
 
 
+# One round trip for the whole lexical side (recall.sides.lexical_live): each query term's
+# document frequency and the user's document count decide which terms are universal (in more
+# than `share` of at least `min_facts` documents; recall.sides.universal_terms, the same rule),
+# and BM25 ranks over the others. The dropped terms come back as rows without a document.
+SEARCH_LEAVING_UNIVERSAL = """
+WITH stats AS (
+    SELECT count(*)::float8 AS n, greatest(coalesce(avg(length), 1), 1)::float8 AS avglen
+    FROM {doc} WHERE user_id = %(user)s
+),
+hits AS (
+    SELECT doc_id, term, tf, count(*) OVER (PARTITION BY term)::float8 AS df
+    FROM {fts} WHERE user_id = %(user)s AND term = ANY(%(terms)s)
+),
+dfs AS (SELECT DISTINCT term, df FROM hits),
+universal AS (
+    SELECT d.term FROM dfs d CROSS JOIN stats s WHERE s.n >= %(min_facts)s AND d.df > %(share)s * s.n
+),
+dropped AS (
+    SELECT term FROM universal WHERE (SELECT count(*) FROM universal) < (SELECT count(*) FROM dfs)
+),
+ranked AS (
+    SELECT h.doc_id,
+           -sum(greatest(ln((s.n - h.df + 0.5) / (h.df + 0.5)), 1e-6)
+                * h.tf * (%(k1)s + 1) / (h.tf + %(k1)s * (1 - %(b)s + %(b)s * d.length / s.avglen))) AS score
+    FROM hits h
+    JOIN {doc} d ON d.user_id = %(user)s AND d.{id} = h.doc_id
+    CROSS JOIN stats s
+    WHERE h.term NOT IN (SELECT term FROM dropped)
+    GROUP BY h.doc_id
+    ORDER BY score, h.doc_id
+    LIMIT %(limit)s
+)
+SELECT doc_id, score, NULL FROM ranked
+UNION ALL
+SELECT NULL, NULL, term FROM dropped
+"""
+
+
+def search_leaving_universal(
+    user_id: int, terms: list[str], limit: int, min_facts: int, share: float, t: Tables = FACTS
+) -> tuple[list[tuple[int, float]], list[str]]:
+    """BM25 over the user's terms less the universal ones, and those (as given, sorted)."""
+    stems = _stems(terms)
+    if not stems:
+        return [], []
+    params: dict[str, Any] = {
+        "user": user_id,
+        "terms": sorted(set(stems.values())),
+        "k1": BM25_K1,
+        "b": BM25_B,
+        "limit": limit,
+        "min_facts": min_facts,
+        "share": share,
+    }
+    with reader().cursor() as cursor:
+        cursor.execute(SEARCH_LEAVING_UNIVERSAL.format(doc=t.doc, fts=t.fts, id=t.id), params)
+        rows = cursor.fetchall()
+    hits = sorted(((row[0], float(row[1])) for row in rows if row[0] is not None), key=lambda h: (h[1], h[0]))
+    dropped = {row[2] for row in rows if row[0] is None}
+    return hits, sorted(term for term, stemmed in stems.items() if stemmed in dropped)
+
+
 def all_ids(t: Tables = FACTS) -> list[int]:
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT {t.id} FROM {t.doc} ORDER BY {t.id}")

@@ -111,6 +111,19 @@ def search(user_id: int, terms: list[str], limit: int, t: Tables = FACTS) -> lis
         return [(row[0], row[1]) for row in cursor.fetchall()]
 
 
+def search_leaving_universal(
+    user_id: int, terms: list[str], limit: int, min_facts: int, share: float, t: Tables = FACTS
+) -> tuple[list[tuple[int, float]], list[str]]:
+    """BM25 over the user's terms less the universal ones, and those (as given, sorted). Three
+    statements in this process (no round trip); PostgreSQL's engine answers in one."""
+    from recall.sides import universal_terms
+
+    freqs = doc_frequencies(user_id, terms, t)
+    present = [term for term in terms if freqs.get(term, 0) > 0]
+    dropped = universal_terms(present, freqs, count_user(user_id, t), min_facts, share)
+    return search(user_id, [term for term in present if term not in dropped], limit, t), sorted(dropped)
+
+
 def all_ids(t: Tables = FACTS) -> list[int]:
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT {t.id} FROM {t.doc} ORDER BY {t.id}")

@@ -1,0 +1,123 @@
+"""Fewer statements per recall (docs/measurements.md §13): on PostgreSQL each is a round trip.
+
+The lexical side is one statement there (document frequencies, the user's document count,
+the universal-term rule and BM25 together: recall/engines/postgresql/fts.py
+`search_leaving_universal`), and the graph back-fill reads the user's entities and the top
+hits' tags in one. The answers must be those of the separate statements, on both engines.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from facts.models import FactEntity
+from recall import fts, services, sides
+from recall.query import stem, words
+
+FACTS = [
+    ("Ana keeps bees on the roof of the library", ["Ana", "library"]),
+    ("Ana moved to Lisbon in 2021", ["Ana", "Lisbon"]),
+    ("Ana's sister Eva plays the cello", ["Ana", "Eva"]),
+    ("Ana works as a nurse at the city hospital", ["Ana", "hospital"]),
+    ("Ana likes green tea in the morning", ["Ana"]),
+    ("Ana's dog is called Pixel", ["Ana", "Pixel"]),
+    ("Ana runs along the river on Sundays", ["Ana"]),
+    ("Ana is allergic to peanuts", ["Ana"]),
+    ("Ana studies Portuguese on weekday evenings", ["Ana"]),
+    ("Ana's car is a blue hatchback", ["Ana"]),
+    ("Eva teaches music at a school in Porto", ["Eva", "Porto"]),
+    ("Ana plans a trip to Japan next spring", ["Ana", "Japan"]),
+]
+# 24 facts: past MEMORY_RECALL_UNIVERSAL_MIN_FACTS (20), so "Ana" is a universal term.
+QUERIES = [
+    "where does Ana live",
+    "Ana bees",
+    "what instrument does Eva play",
+    "hospital nurse",
+    "Ana",
+    "trip to Japan",
+    "Pixel the dog",
+    "morning tea",
+    "music school Porto",
+    "nothing matches this",
+]
+
+
+@pytest.fixture
+def store(memory):
+    user = memory.user("ana")
+    for text, entities in FACTS:
+        memory.store(user, text, entities=entities)
+        memory.store(user, f"{text} (again, said differently)", entities=entities[:1])
+    return user
+
+
+def _old_lexical_live(user_id, terms, limit, tables=sides.FACTS):
+    """The three statements recall ran before: frequencies, count, then BM25 over the kept terms."""
+    if not terms:
+        return [], []
+    freqs = fts.doc_frequencies(user_id, terms, tables)
+    present = [t for t in terms if freqs.get(t, 0) > 0]
+    dropped = sides.universal_terms(present, freqs, fts.count_user(user_id, tables))
+    kept = [t for t in present if t not in dropped]
+    return sides.relative_floor(fts.search(user_id, kept, limit, tables)), sorted(dropped)
+
+
+def _old_graph_supplement(user, terms, seeds, exclude, base):
+    """The graph back-fill as it read before: the seeds' tags, then every entity of the user."""
+    entity_ids = set(FactEntity.objects.filter(fact_id__in=seeds).values_list("entity_id", flat=True))
+    if terms:
+        query_stems = {stem(t) for t in terms}
+        for eid, name in user.entities.values_list("id", "name"):
+            if {stem(w) for w in words(name)} & query_stems:
+                entity_ids.add(eid)
+    if not entity_ids:
+        return []
+    rows = (
+        FactEntity.objects.filter(entity_id__in=entity_ids, fact__in=base)
+        .exclude(fact_id__in=exclude)
+        .select_related("entity")
+        .order_by("-fact__last_mentioned_at")
+    )
+    found: dict[int, str] = {}
+    for row in rows[:200]:
+        found.setdefault(row.fact_id, row.entity.name)
+    return list(found.items())
+
+
+def _answers(user, mode="hybrid"):
+    out = []
+    for query in QUERIES:
+        result = services.recall(user=user, query=query, k=10, mode=mode, log=False)
+        out.append([(h.fact.pk, round(h.score, 9), sorted(h.signals.items())) for h in result.items])
+        out.append(("dropped", result.stats["dropped_terms"], result.stats["lexical_hits"]))
+    return out
+
+
+@pytest.mark.parametrize("mode", ["hybrid", "lexical"])
+def test_recall_answers_exactly_as_with_the_separate_statements(store, monkeypatch, mode):
+    now = _answers(store, mode)
+    monkeypatch.setattr(sides, "lexical_live", _old_lexical_live)
+    monkeypatch.setattr(services, "_graph_supplement", _old_graph_supplement)
+    assert _answers(store, mode) == now
+    assert ("dropped", 1, 0) not in now  # "Ana" alone is kept (every term universal: none dropped)
+    assert any(entry[0] == "dropped" and entry[1] == 1 for entry in now)  # "Ana bees" drops "Ana"
+
+
+def test_the_lexical_side_is_one_statement_on_postgresql(store):
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite reads its index in-process: no round trip to save")
+    services.recall(user=store, query="where does Ana live", k=10, log=False)  # warm
+    with CaptureQueriesContext(connection) as lexical:
+        sides.lexical_live(store.pk, ["ana", "bees", "roof"], 50)
+    assert len(lexical.captured_queries) == 1
+    with CaptureQueriesContext(connection) as whole:
+        result = services.recall(user=store, query="Eva cello", k=10, mode="lexical", log=False)
+    assert result.items
+    index_reads = [q["sql"] for q in whole.captured_queries if "recall_fts" in q["sql"] or "recall_doc" in q["sql"]]
+    assert len(index_reads) == 1
+    # The back-fill: the tagged and named entities in one statement, then their facts.
+    graph_reads = [q["sql"] for q in whole.captured_queries if '"facts_entity"' in q["sql"]]
+    assert len(graph_reads) == 2, graph_reads
