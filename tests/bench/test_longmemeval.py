@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from bench import locomo, longmemeval
 from facts.models import Tenant, Turn
@@ -191,3 +192,13 @@ def test_the_report_shows_the_fields_figures_per_question_type():
     header = text.splitlines()[1].split()
     assert header[-6:] == ["t.all@5", "t.all@10", "t.ndcg@10", "s.any@5", "t.any@10", "s.all@10"]
     assert "turns/hybrid             single-session-user (2)" in text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_eval_recall_longmemeval_runs_only_the_questions_named(model, tmp_path):
+    target = tmp_path / "lme.json"
+    args = ("--format", "longmemeval", "--data", str(TINY), "--modes", "lexical", "--json", str(target))
+    call_command("eval_recall", *args, "--questions", "puppy1", stdout=StringIO())
+    assert json.loads(target.read_text())["results"]["turns"]["lexical"]["questions"] == 1
+    with pytest.raises(CommandError, match="No such question"):
+        call_command("eval_recall", *args, "--questions", "puppy1,nosuch", stdout=StringIO())
