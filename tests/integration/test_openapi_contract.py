@@ -39,6 +39,9 @@ def _seed(http: Http) -> dict:
     assert status == 201, doomed
     ids["DELETE /users/{user_id}"] = {"user_id": "contract-erased"}
     ids["DELETE /facts/{fact_id}"] = {"fact_id": doomed["id"]}
+    # A memory mode of read_only or off would refuse the seeded user's writes for the routes
+    # tested after it: setting one gets a user of its own.
+    ids["PUT /users/{user_id}/memory-mode"] = {"user_id": "contract-mode"}
     status, body = http.post("/users/contract-erased/facts", {"text": "Lives in Faro.", "category": "identity"})
     assert status == 201, body
     return ids
