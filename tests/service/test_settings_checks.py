@@ -85,6 +85,7 @@ MALFORMED = {
     "MEMORY_TURN_MAX_ATTEMPTS": ("five", NUMBER),
     # Embeddings and recall
     "MEMORY_EMBEDDER": ("huggingface", CHOICE),
+    "MEMORY_EMBEDDING_LOCAL_MODEL": ("bge-small-en-v1.5", CHOICE),
     "MEMORY_EMBEDDING_BASE_URL": ("ftp://models.example.org/v1", URL),
     "MEMORY_EMBEDDING_RUNTIME": ("cuda", CHOICE),
     "MEMORY_EMBEDDING_THREADS": ("0", NUMBER),
