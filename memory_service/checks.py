@@ -93,3 +93,38 @@ def pg_client_warnings(problems: list[str]) -> list[Warning]:
         )
         for problem in problems
     ]
+
+@register()
+def check_connection_budget(app_configs=None, **kwargs):
+    # PostgreSQL without a pooler: every web thread keeps its connection (DATABASE_CONN_MAX_AGE),
+    # so the deployment's threads and Celery's connections must fit the server's slots.
+    import psycopg
+    from django.conf import settings
+
+    if settings.DATABASE_ENGINE != "postgresql" or settings.DATABASE_POOLER != "none":
+        return []
+    try:
+        slots = pg_tools.connection_slots()
+    except psycopg.Error:
+        return []  # an unreachable server is not this check's to report
+    web = settings.DATABASE_WEB_HOSTS, settings.WEB_SERVER["workers"], settings.WEB_SERVER["threads"]
+    return connection_budget_warnings(web, settings.DATABASE_WORKER_CONNECTIONS, slots)
+
+
+def connection_budget_warnings(web: tuple[int, int, int], celery: int, slots: int) -> list[Warning]:
+    """`web` is (hosts, processes per host, threads per process)."""
+    hosts, workers, threads = web
+    demand = hosts * workers * threads + celery
+    if demand <= slots:
+        return []
+    return [
+        Warning(
+            f"Up to {demand} connections to PostgreSQL can be open at once ({hosts} web host(s) x {workers} "
+            f"processes x {threads} threads, + {celery} for Celery), more than the {slots} the server accepts "
+            "(max_connections less the reserved ones): requests would fail with 'too many clients'.",
+            hint="Raise max_connections, lower WEB_WORKERS or WEB_THREADS, or put PgBouncer in transaction mode "
+            "in front and set DATABASE_POOLER=pgbouncer (docs/deployment.md, 'Connections'). DATABASE_WEB_HOSTS "
+            "and DATABASE_WORKER_CONNECTIONS say how many web hosts and Celery connections share the server.",
+            id="memory_service.W003",
+        )
+    ]

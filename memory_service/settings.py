@@ -219,6 +219,12 @@ for _number, _url in enumerate(u.strip() for u in DATABASE_REPLICA_URLS if u.str
     DATABASES[f"replica{_number}"] = with_socket_host(_replica)
     MEMORY_DATABASE_REPLICAS.append(f"replica{_number}")
 DATABASE_ROUTERS = ["memory_service.db.replicas.ReplicaRouter"]
+# For the connection check (memory_service.W003): how many web hosts run with this configuration,
+# how many connections the Celery workers that use the database hold in all, and "pgbouncer" when
+# DATABASE_URL is PgBouncer in transaction mode (its pool then bounds the server's connections).
+DATABASE_WEB_HOSTS = env.int("DATABASE_WEB_HOSTS", default=1, minimum=1)
+DATABASE_WORKER_CONNECTIONS = env.int("DATABASE_WORKER_CONNECTIONS", default=4, minimum=0)
+DATABASE_POOLER = env.choice("DATABASE_POOLER", "none", ("none", "pgbouncer"))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Auth, i18n, static ---------------------------------------------------------

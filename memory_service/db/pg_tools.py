@@ -88,3 +88,18 @@ def server_version_num() -> int:
 def server_major(server_version_num: int) -> int:
     """160004 -> 16 (Django's connection.pg_version is server_version_num)."""
     return server_version_num // 10000
+
+def connection_slots() -> int:
+    """How many ordinary connections the server accepts (max_connections less the reserved ones),
+    on a short connection of its own (psycopg.Error when unreachable)."""
+    import psycopg
+    from django.db import connection
+
+    params = {"connect_timeout": CONNECT_SECONDS, **connection.get_connection_params()}
+    with psycopg.connect(**params) as conn:
+        row = conn.execute(
+            "SELECT current_setting('max_connections')::int"
+            " - current_setting('superuser_reserved_connections')::int"
+            " - coalesce(current_setting('reserved_connections', true)::int, 0)"
+        ).fetchone()
+        return int(row[0])
