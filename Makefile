@@ -21,9 +21,12 @@ $(VENV)/.installed: requirements.txt | $(PY)
 	$(VENV)/bin/pip install --quiet -r requirements.txt
 	touch $@
 
-# requirements-dev.txt includes requirements.txt, so it satisfies `install` too.
-$(VENV)/.installed-dev: requirements-dev.txt requirements.txt | $(PY)
+# requirements-dev.txt includes requirements.txt, so it satisfies `install` too. The typed client
+# (clients/python, tested against a live server) is installed from the checkout, editable; its
+# dependencies are in the lock, so nothing else is resolved.
+$(VENV)/.installed-dev: requirements-dev.txt requirements.txt clients/python/pyproject.toml | $(PY)
 	$(VENV)/bin/pip install --quiet -r requirements-dev.txt
+	$(VENV)/bin/pip install --quiet --no-deps --no-build-isolation -e clients/python
 	touch $(VENV)/.installed $@
 
 # The embedding model's ONNX export is made from the installed package (a no-op once made).
