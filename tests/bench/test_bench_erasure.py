@@ -28,3 +28,7 @@ def test_a_tiny_run_forgets_through_the_write_path_and_the_pass_removes_every_ma
     assert report["pass_complete"] and report["marker_files_after_pass"] == 0
     assert report["forget_ms"]["n"] == 5 and len(report["legacy_forget_seconds"]) == 1
     assert {"baseline", "forget_stream", "compaction_pass"} <= set(report["reader"])
+    # One victim: the pass rewrote its slice of each index table, and the whole tables.
+    assert report["longest_hold"]["partition"]["rewrites"] in (6, 8)  # 8 with the model-switch tables
+    assert report["longest_hold"]["whole_table"]["relation"] in report["held_seconds"]
+    assert report["other_tenant_recall_during_pass"] == report["reader"]["compaction_pass"]

@@ -24,7 +24,7 @@ from recall import indexer
 from recall.services import recall
 
 MARKER = "Qzvormarker"
-PARTITION = re.compile(r"^recall_(?:episode_)?(?:fts|doc|vector)_p\d+$")
+PARTITION = re.compile(r"^recall_(?:episode_)?(?:fts|doc|vector|vector_b)_p\d+$")
 ACTOR = services.Actor("staff", "bench-erasure")
 
 
