@@ -9,6 +9,7 @@ from facts.api import router as facts_router
 from facts.memory_mode_api import router as memory_mode_router
 from facts.privacy_api import router as privacy_router
 from facts.turns_api import router as turns_router
+from importer.api import router as import_router
 from memory_service.auth import api_key_auth
 from memory_service.errors import ServiceError
 from memory_service.health import router as health_router
@@ -34,6 +35,7 @@ api.add_router("", memory_mode_router)
 api.add_router("", recall_router)
 api.add_router("", profiles_router)
 api.add_router("", privacy_router)
+api.add_router("", import_router)
 
 
 @api.exception_handler(ServiceError)

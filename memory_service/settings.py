@@ -93,6 +93,7 @@ INSTALLED_APPS = [
     "profiles",
     "mcp_server",
     "mem0_api",
+    "importer",
 ]
 # The benchmark and evaluation commands (bench/): on by default except in production, where
 # an operator turns them on for a release check (`eval_recall`) or a drill.
@@ -331,6 +332,11 @@ MEMORY_VALUE_JSON_MAX_BYTES = env.int("MEMORY_VALUE_JSON_MAX_BYTES", default=16_
 # The most a list of facts answers in one page (GET /users/{id}/facts); the rest on next_cursor.
 MEMORY_LIST_MAX_BYTES = env.int("MEMORY_LIST_MAX_BYTES", default=1_048_576, minimum=65_536)
 MEMORY_MAX_TURN_CHARS = env.int("MEMORY_MAX_TURN_CHARS", default=20_000, minimum=1)
+# Imports of a person's history (importer/): the pace, a pause while the tenant's extraction
+# queue is longer than this, and the largest export the API takes (the command takes any).
+MEMORY_IMPORT_TURNS_PER_SECOND = env.int("MEMORY_IMPORT_TURNS_PER_SECOND", default=5, minimum=1)
+MEMORY_IMPORT_MAX_WAITING = env.int("MEMORY_IMPORT_MAX_WAITING", default=20, minimum=1)
+MEMORY_IMPORT_MAX_BYTES = env.int("MEMORY_IMPORT_MAX_BYTES", default=20_971_520, minimum=1024)
 
 # --- Memory: extraction (docs/design.md §4) ------------------------------------------------
 OPENAI_API_KEY = env.str("OPENAI_API_KEY", default="")
