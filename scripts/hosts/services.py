@@ -322,7 +322,7 @@ class Cluster:
             role: sum(
                 1
                 for line in self.procs[role].log_since(0).splitlines()
-                if "execute" in line and "AS distance FROM" in line
+                if "duration:" in line and "embedding <=>" in line
             )
             for role in ("pg1", "pg2")
         }
