@@ -121,3 +121,25 @@ def test_the_lexical_side_is_one_statement_on_postgresql(store):
     # The back-fill: the tagged and named entities in one statement, then their facts.
     graph_reads = [q["sql"] for q in whole.captured_queries if '"facts_entity"' in q["sql"]]
     assert len(graph_reads) == 2, graph_reads
+
+
+def test_a_recall_runs_fewer_statements_than_with_the_separate_ones(store, monkeypatch):
+    """The mean over the queries, printed with -s (docs/measurements.md §13)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite reads its index in-process: no round trip to save")
+
+    def mean_statements() -> float:
+        total = 0
+        for query in QUERIES:
+            with CaptureQueriesContext(connection) as captured:
+                services.recall(user=store, query=query, k=10, log=False)
+            total += len(captured.captured_queries)
+        return total / len(QUERIES)
+
+    services.recall(user=store, query="warm the model", k=10, log=False)
+    now = mean_statements()
+    monkeypatch.setattr(sides, "lexical_live", _old_lexical_live)
+    monkeypatch.setattr(services, "_graph_supplement", _old_graph_supplement)
+    before = mean_statements()
+    print(f"\nstatements per hybrid recall, mean of {len(QUERIES)} queries: {before:.1f} before, {now:.1f} now")
+    assert now <= before - 1.5
