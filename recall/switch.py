@@ -23,6 +23,8 @@ Forgetting and erasing delete a document's vectors from both slots (recall/vec.p
 from __future__ import annotations
 
 import logging
+import socket
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -32,6 +34,7 @@ from django.utils import timezone
 from recall.embeddings import EmbedderError, configured_model, embedder_for
 from recall.engines import part
 from recall.models import EmbedderSwitch
+from recall.reports import embedder_report_save
 from recall.tables import EPISODES, EPISODES_B, FACTS, FACTS_B, Tables
 
 log = logging.getLogger(__name__)
@@ -175,6 +178,9 @@ def switch(*, batch: int = 256) -> State:
         row.kept_model, row.live_model = row.live_model, row.building_model
         row.live_slot, row.building_model, row.switched_at = other(row.live_slot), "", timezone.now()
         row.save()
+        # The model health reports on is now this one, and it has just embedded the store: an
+        # error the old model left in the workers' report is older than this success.
+        embedder_report_save(error="", at=time.time(), worker=f"embedder_switch@{socket.gethostname()}")
     catch_up(batch=batch)
     return state()
 

@@ -16,6 +16,7 @@ from django.db import connection, connections
 from facts import services
 from recall import switch, vec
 from recall.embeddings import E5_MODEL_NAME, LOCAL_MODEL_NAME, embedder_for, embedder_state, query_cache
+from recall.reports import embedder_health, embedder_report_save
 from recall.services import recall
 from recall.tables import EPISODES, FACTS
 
@@ -122,6 +123,7 @@ def test_recall_answers_from_vectors_while_the_model_is_built_switched_and_switc
 
 def test_after_the_switch_the_query_is_embedded_with_the_new_model_and_read_from_its_vectors(store):
     user, facts = store
+    embedder_report_save(error="OSError: the old model's file went missing", at=time.time(), worker="w1")
     switch.start(E5_MODEL_NAME)
     switch.build()
     assert _vector_answer(user, "what is my dog called?").fact.pk == facts[0].pk  # still the old model
@@ -132,6 +134,8 @@ def test_after_the_switch_the_query_is_embedded_with_the_new_model_and_read_from
     expected = float(e5.embed_queries(["what is my dog called?"])[0] @ e5.embed([_embed_text(facts[0])])[0])
     assert hit.signals["vector_similarity"] == pytest.approx(expected, abs=1e-3)
     assert embedder_state()["model"] == E5_MODEL_NAME and embedder_state()["kept_model"] == LOCAL_MODEL_NAME
+    health = embedder_health()  # an error the old model's workers reported is older than the switch
+    assert health["ready"] and health["workers"]["last_ok_at"] > health["workers"]["last_error_at"]
     # The query cache is keyed by model: no old-model vector is served for the same text.
     assert {key[1] for key in query_cache._data} == {LOCAL_MODEL_NAME, E5_MODEL_NAME}
 
