@@ -42,6 +42,9 @@ MALFORMED = {
     "LOG_LEVEL": ("verbose", CHOICE),
     # Database
     "DATABASE_CONN_MAX_AGE": ("forever", NUMBER),
+    "DATABASE_WEB_HOSTS": ("0", NUMBER),
+    "DATABASE_WORKER_CONNECTIONS": ("some", NUMBER),
+    "DATABASE_POOLER": ("pgpool", CHOICE),
     "MEMORY_POSTGRES_ERASE_VACUUM": ("yes", CHOICE),
     "MEMORY_POSTGRES_COMPACT_SECONDS": ("5m", NUMBER),
     "MEMORY_POSTGRES_COMPACT_LOCK_WAIT_MS": ("0", NUMBER),
@@ -158,7 +161,11 @@ FREE_FORM = {
     "MEMORY_ERASURE_JOURNAL",
 }
 # Refused by the settings import itself: no default could stand in for the operator's choice.
-REFUSED_AT_IMPORT = {"MEMORY_ENV": "prod", "DATABASE_URL": "mysql://memory@db.internal/memory"}
+REFUSED_AT_IMPORT = {
+    "MEMORY_ENV": "prod",
+    "DATABASE_URL": "mysql://memory@db.internal/memory",
+    "DATABASE_REPLICA_URLS": "mysql://memory@replica.internal/memory",
+}
 
 
 def example_variables() -> set[str]:
