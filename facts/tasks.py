@@ -91,7 +91,7 @@ def extract(job: dict) -> dict:
 
 # A database that cannot be reached for a moment (the primary restarting, a failover) must not
 # leave the turn `extracting` until the sweep calls it stuck (MEMORY_TURN_STUCK_SECONDS, 15 min):
-# the many-hosts drill's primary restart did (docs/measurements.md §18). The same message is
+# the many-hosts drill's primary restart did (docs/measurements.md §20). The same message is
 # sent again after a backoff; applying is a compare-and-set on the turn's state, so a second
 # delivery of a result that did get applied changes nothing.
 @shared_task(
