@@ -10,6 +10,7 @@ rolls back) with it:
   they copied from them (stored profile versions, index rows).
 - `user_erasing`: before the user's rows go; receivers delete what they derived and return
   a dict of counts for the deletion receipt.
+- `turn_failed`: a turn's extraction failed (webhooks' outbox).
 
 Sent after commit:
 - `facts_changed`: the integer ids of the facts whose text or liveness changed (including
@@ -28,3 +29,4 @@ facts_forgetting = Signal()  # kwargs: user (MemoryUser), fact_uuids (list[str])
 # nothing when count_only is true (the erase preview).
 user_erasing = Signal()
 turn_processed = Signal()  # kwargs: tenant_id, user_id (MemoryUser pk), turn_id (Turn pk), state
+turn_failed = Signal()  # kwargs: turn_pk (Turn pk); inside the transaction that marks it failed

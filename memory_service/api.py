@@ -15,6 +15,7 @@ from memory_service.errors import ServiceError
 from memory_service.health import router as health_router
 from profiles.api import router as profiles_router
 from recall.api import router as recall_router
+from webhooks.api import router as webhooks_router
 
 api = NinjaAPI(
     title="Memory service",
@@ -36,6 +37,7 @@ api.add_router("", recall_router)
 api.add_router("", profiles_router)
 api.add_router("", privacy_router)
 api.add_router("", import_router)
+api.add_router("", webhooks_router)
 
 
 @api.exception_handler(ServiceError)

@@ -23,7 +23,7 @@ from django.utils import timezone
 from facts.extraction.salience import skip_reason
 from facts.models import Fact, SessionCursor, Turn, TurnState
 from facts.services.memory_mode import NO_WRITES, memory_mode_of
-from facts.signals import index_dirty, turn_processed
+from facts.signals import index_dirty, turn_failed, turn_processed
 
 log = logging.getLogger(__name__)
 
@@ -198,5 +198,7 @@ def fail(job: dict, result: dict, apply_started: float) -> None:
             outcome=empty_outcome(f"failed: {reason[:500]}"),
             **timings(job, result, apply_started),
         )
+        if updated:
+            turn_failed.send(sender=Turn, turn_pk=job["turn_pk"])
     if updated:
         log.warning("Extraction of turn %s failed: %s", job["turn_pk"], reason)

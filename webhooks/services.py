@@ -1,0 +1,212 @@
+"""Endpoints (create, list, delete), the outbox (enqueue, drop or strip), and delivery."""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+from urllib.parse import urlsplit
+
+import httpx
+from django.conf import settings
+from django.db.models import F
+from django.utils import timezone
+
+from facts.models import Tenant
+from memory_service.errors import NotFound, Rejected
+from webhooks import signing
+from webhooks.models import DeliveryState, WebhookDelivery, WebhookEndpoint
+
+logger = logging.getLogger(__name__)
+
+EVENTS = (
+    "fact.created",
+    "fact.changed",
+    "fact.retired",
+    "change.pending",
+    "change.decided",
+    "user.erased",
+    "turn.failed",
+)
+
+
+# --- Endpoints -----------------------------------------------------------------------------
+
+
+def _checked_url(url: str) -> str:
+    url = url.strip()
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise Rejected("webhook_url", "The webhook URL must be an http:// or https:// URL with a host.")
+    if parts.username or parts.password:
+        raise Rejected("webhook_url", "The webhook URL must not carry credentials; verify the signature instead.")
+    if len(url) > 2000:
+        raise Rejected("webhook_url", "The webhook URL is longer than 2000 characters.")
+    return url
+
+
+def _checked_events(events: list[str]) -> list[str]:
+    unknown = sorted(set(events) - set(EVENTS))
+    if unknown:
+        raise Rejected("webhook_events", f"Unknown event(s) {', '.join(unknown)}; known: {', '.join(EVENTS)}.")
+    if not events:
+        raise Rejected("webhook_events", "Subscribe the endpoint to at least one event.")
+    return [e for e in EVENTS if e in events]
+
+
+def endpoint_create(*, tenant: Tenant, url: str, events: list[str]) -> WebhookEndpoint:
+    """A new endpoint with a new secret (the caller shows it once)."""
+    return WebhookEndpoint.objects.create(
+        tenant=tenant, url=_checked_url(url), events=_checked_events(events), secret=signing.new_secret()
+    )
+
+
+def endpoint_get(*, tenant: Tenant, endpoint_id: str) -> WebhookEndpoint:
+    endpoint = WebhookEndpoint.objects.filter(tenant=tenant, uuid=endpoint_id).first()
+    if endpoint is None:
+        raise NotFound(f"No webhook endpoint {endpoint_id}.")
+    return endpoint
+
+
+def endpoint_delete(*, tenant: Tenant, endpoint_id: str) -> None:
+    """The endpoint and its deliveries, queued or logged."""
+    endpoint_get(tenant=tenant, endpoint_id=endpoint_id).delete()
+
+
+# --- The outbox ----------------------------------------------------------------------------
+
+
+def enqueue(*, tenant_id, event: str, data: dict, user_pk: int | None = None, fact_uuid=None) -> list[WebhookDelivery]:
+    """One delivery per active endpoint of the tenant subscribed to `event`, written in the
+    caller's transaction (so it commits or rolls back with the change it reports)."""
+    endpoints = [
+        e for e in WebhookEndpoint.objects.filter(tenant_id=tenant_id, active=True) if event in (e.events or [])
+    ]
+    if not endpoints:
+        return []
+    now = timezone.now()
+    payload = {"type": event, "timestamp": now.isoformat(), "data": data}
+    return WebhookDelivery.objects.bulk_create(
+        [
+            WebhookDelivery(
+                tenant_id=tenant_id,
+                endpoint=e,
+                event=event,
+                payload=payload,
+                user_pk=user_pk,
+                fact_uuid=fact_uuid,
+                next_attempt_at=now,
+                created_at=now,
+            )
+            for e in endpoints
+        ]
+    )
+
+
+def drop_user(*, user_pk: int, count_only: bool = False) -> int:
+    """An erase: what is still queued about the user goes, and the log keeps no word of theirs
+    (what was delivered or given up keeps its event, endpoint, attempts and status, with an
+    empty payload). Runs in the erasing transaction."""
+    rows = WebhookDelivery.objects.filter(user_pk=user_pk)
+    if count_only:
+        return rows.count()
+    queued, _ = rows.filter(state=DeliveryState.QUEUED).delete()
+    stripped = rows.update(payload={}, user_pk=None, fact_uuid=None)
+    return queued + stripped
+
+
+def strip_facts(*, fact_uuids: list[str]) -> int:
+    """A forget: the forgotten facts' text leaves every delivery about them (queued ones are
+    still sent, without it). Runs in the forgetting transaction."""
+    stripped = 0
+    for delivery in WebhookDelivery.objects.filter(fact_uuid__in=fact_uuids).select_for_update():
+        fact = (delivery.payload.get("data") or {}).get("fact")
+        if isinstance(fact, dict) and "text" in fact:
+            fact.pop("text")
+            delivery.save(update_fields=["payload"])
+            stripped += 1
+    return stripped
+
+
+# --- Delivery ------------------------------------------------------------------------------
+
+
+def backoff(attempts: int) -> timedelta:
+    """The wait after the `attempts`-th failed attempt: base x 2^(attempts-1), capped."""
+    base = settings.MEMORY_WEBHOOK_BACKOFF_SECONDS
+    return timedelta(seconds=min(base * 2 ** (attempts - 1), settings.MEMORY_WEBHOOK_BACKOFF_MAX_SECONDS))
+
+
+@dataclass
+class Sweep:
+    delivered: int = 0
+    failed: int = 0
+    given_up: int = 0
+
+
+def _claim(delivery: WebhookDelivery, now) -> bool:
+    # Compare-and-set on next_attempt_at: of two sweeps that picked the same row, one sends it.
+    # The lease outlasts the request; if the sender dies, the row is due again after it.
+    lease = now + timedelta(seconds=settings.MEMORY_WEBHOOK_TIMEOUT_SECONDS + 30)
+    claimed = WebhookDelivery.objects.filter(
+        pk=delivery.pk, state=DeliveryState.QUEUED, next_attempt_at=delivery.next_attempt_at
+    ).update(next_attempt_at=lease)
+    return claimed == 1
+
+
+def _post(client: httpx.Client, delivery: WebhookDelivery) -> tuple[int | None, str]:
+    body = json.dumps(delivery.payload, separators=(",", ":"), sort_keys=True).encode()
+    timestamp = int(timezone.now().timestamp())
+    headers = signing.headers(delivery.endpoint.secret, delivery.message_id, timestamp, body)
+    try:
+        response = client.post(delivery.endpoint.url, content=body, headers=headers)
+    except httpx.HTTPError as exc:
+        return None, f"{type(exc).__name__}: {exc}"[:500]
+    return response.status_code, "" if response.is_success else f"HTTP {response.status_code}"
+
+
+def _record(delivery: WebhookDelivery, status: int | None, error: str) -> str:
+    now = timezone.now()
+    attempts = delivery.attempts + 1
+    fields: dict = {"attempts": F("attempts") + 1, "last_status": status, "last_error": error}
+    if not error:
+        fields.update(state=DeliveryState.DELIVERED, delivered_at=now)
+    elif attempts >= settings.MEMORY_WEBHOOK_MAX_ATTEMPTS:
+        fields.update(state=DeliveryState.FAILED)
+    else:
+        fields.update(next_attempt_at=now + backoff(attempts))
+    # Matched on the state: a row an erase deleted (or stripped) meanwhile stays as the erase left it.
+    WebhookDelivery.objects.filter(pk=delivery.pk, state=DeliveryState.QUEUED).update(**fields)
+    return str(fields.get("state", "retry"))
+
+
+def deliver_due(*, limit: int = 200) -> Sweep:
+    """Send the deliveries that are due, oldest first; each failure waits its backoff."""
+    now = timezone.now()
+    due = list(
+        WebhookDelivery.objects.filter(state=DeliveryState.QUEUED, next_attempt_at__lte=now)
+        .select_related("endpoint")
+        .order_by("next_attempt_at", "pk")[:limit]
+    )
+    sweep = Sweep()
+    # The endpoint's URL only: no redirects followed, no proxy from the environment.
+    with httpx.Client(
+        timeout=settings.MEMORY_WEBHOOK_TIMEOUT_SECONDS, follow_redirects=False, trust_env=False
+    ) as client:
+        for delivery in due:
+            if not _claim(delivery, now):
+                continue
+            # Read again once claimed: an erase or forget since the pick has dropped or stripped it.
+            current = WebhookDelivery.objects.select_related("endpoint").filter(pk=delivery.pk).first()
+            if current is None:
+                continue
+            status, error = _post(client, current)
+            outcome = _record(current, status, error)
+            if outcome == DeliveryState.DELIVERED:
+                sweep.delivered += 1
+            elif outcome == DeliveryState.FAILED:
+                sweep.given_up += 1
+            else:
+                sweep.failed += 1
+    return sweep

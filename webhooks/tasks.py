@@ -1,0 +1,14 @@
+"""The outbox's sweep, run by Celery beat every MEMORY_WEBHOOK_SWEEP_SECONDS. Its messages
+carry no words (the payloads are read from the rows), so they need no user tag."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from webhooks.services import deliver_due
+
+
+@shared_task(name="webhooks.deliver_due")
+def deliver_due_task() -> dict:
+    sweep = deliver_due()
+    return {"delivered": sweep.delivered, "failed": sweep.failed, "given_up": sweep.given_up}
