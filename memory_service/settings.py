@@ -94,6 +94,7 @@ INSTALLED_APPS = [
     "mcp_server",
     "mem0_api",
     "importer",
+    "webhooks",
 ]
 # The benchmark and evaluation commands (bench/): on by default except in production, where
 # an operator turns them on for a release check (`eval_recall`) or a drill.
@@ -383,6 +384,15 @@ if DATABASE_ENGINE == "postgresql" and MEMORY_POSTGRES_ERASE_VACUUM != "off":
     }
 if MEMORY_BACKUP_EVERY_HOURS > 0:
     CELERY_BEAT_SCHEDULE["backup"] = {"task": "memory_service.backup", "schedule": MEMORY_BACKUP_EVERY_HOURS * 3600}
+# Webhooks (webhooks/, docs/api.md "Webhooks"): the outbox's sweep, the request timeout, and the
+# retries: a failed delivery waits BACKOFF x 2^(attempt-1) seconds (at most BACKOFF_MAX) and is
+# given up after MAX_ATTEMPTS (the defaults retry for about 6 hours).
+MEMORY_WEBHOOK_SWEEP_SECONDS = env.float("MEMORY_WEBHOOK_SWEEP_SECONDS", default=5.0, minimum=0.1)
+MEMORY_WEBHOOK_TIMEOUT_SECONDS = env.float("MEMORY_WEBHOOK_TIMEOUT_SECONDS", default=5.0, minimum=0.1, maximum=60)
+MEMORY_WEBHOOK_BACKOFF_SECONDS = env.float("MEMORY_WEBHOOK_BACKOFF_SECONDS", default=10.0, minimum=0.01)
+MEMORY_WEBHOOK_BACKOFF_MAX_SECONDS = env.float("MEMORY_WEBHOOK_BACKOFF_MAX_SECONDS", default=3600.0, minimum=0.01)
+MEMORY_WEBHOOK_MAX_ATTEMPTS = env.int("MEMORY_WEBHOOK_MAX_ATTEMPTS", default=15, minimum=1)
+CELERY_BEAT_SCHEDULE["deliver-webhooks"] = {"task": "webhooks.deliver_due", "schedule": MEMORY_WEBHOOK_SWEEP_SECONDS}
 
 # --- Memory: embeddings and recall (docs/design.md §5) -------------------------------------
 MEMORY_EMBEDDER = env.choice("MEMORY_EMBEDDER", "local", ("local", "openai"))
