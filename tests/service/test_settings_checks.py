@@ -25,6 +25,7 @@ NUMBER, ON_OFF, CHOICE, URL, ADDRESS, RATE = (f"memory_service.E01{n}" for n in 
 MALFORMED = {
     # Django and HTTPS
     "DEBUG": ("maybe", ON_OFF),
+    "MEMORY_BENCH_COMMANDS": ("sometimes", ON_OFF),
     "TRUST_X_FORWARDED_PROTO": ("proxy", ON_OFF),
     "SECURE_SSL_REDIRECT": ("2", ON_OFF),
     "SESSION_COOKIE_SECURE": ("yess", ON_OFF),
@@ -75,6 +76,9 @@ MALFORMED = {
     "MEMORY_PROFILE_BUDGET_CHARS": ("8k", NUMBER),
     "MEMORY_OTHER_BUDGET_CHARS": ("-1", NUMBER),
     "MEMORY_MAX_TURN_CHARS": ("nan", NUMBER),
+    "MEMORY_IMPORT_TURNS_PER_SECOND": ("0", NUMBER),
+    "MEMORY_IMPORT_MAX_WAITING": ("many", NUMBER),
+    "MEMORY_IMPORT_MAX_BYTES": ("20MB", NUMBER),
     # Extraction and the turn sweep
     "OPENAI_BASE_URL": ("api.openai.com/v1", URL),
     "MEMORY_LLM_TIMEOUT_SECONDS": ("0", NUMBER),
