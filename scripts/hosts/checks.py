@@ -42,6 +42,14 @@ class Store:
         )
         return {text[len("User uses ") : -1]: count for text, count in rows}
 
+    def unindexed(self, user: str) -> int:
+        """The user's facts still in the index's outbox on the primary."""
+        return self._rows(
+            "SELECT count(*) FROM recall_pendingindex p JOIN facts_memoryuser u ON u.id = p.user_id "
+            "WHERE u.external_id = %s AND p.kind = 'fact'",
+            (user,),
+        )[0][0]
+
     def replica_lag_seconds(self, replica_url: str) -> float | None:
         with psycopg.connect(replica_url, connect_timeout=5) as conn, conn.cursor() as cur:
             cur.execute("SELECT extract(epoch FROM now() - pg_last_xact_replay_timestamp())")
@@ -65,11 +73,23 @@ def marker_recalled(api, user: str, marker: str, patience: float = 10.0) -> bool
         time.sleep(0.5)
 
 
-def read_your_writes(api, user: str, n: int) -> bool:
-    """Store a fact, then recall it at once (the next request): found?"""
+def read_your_writes(api, store: Store, user: str, n: int) -> tuple[bool, bool]:
+    """Store a fact, recall it at once (the next request): found? If not, wait until the primary
+    has indexed it (a web host leaves the index to a db worker: recall/indexer.py), and recall
+    at once again: found then? Only the second can tell a replica that lags from an index
+    that is not written yet."""
     word = f"rywprobe{n}"
     status, _ = api.call("POST", f"/users/{user}/facts", {"text": f"User's probe word is {word}."})
     if status not in (200, 201):
         raise RuntimeError(f"probe write refused: {status}")
+    if _recalls(api, user, word):
+        return True, True
+    deadline = time.monotonic() + 120
+    while store.unindexed(user) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return False, _recalls(api, user, word)
+
+
+def _recalls(api, user: str, word: str) -> bool:
     status, body = api.call("POST", f"/users/{user}/recall", {"query": word, "k": 5})
     return status == 200 and any(word in (item.get("fact") or {}).get("text", "") for item in body["items"])
