@@ -102,4 +102,4 @@ def connection_slots() -> int:
             " - current_setting('superuser_reserved_connections')::int"
             " - coalesce(current_setting('reserved_connections', true)::int, 0)"
         ).fetchone()
-        return int(row[0])
+    return int(row[0]) if row else 0
