@@ -89,6 +89,7 @@ def server_major(server_version_num: int) -> int:
     """160004 -> 16 (Django's connection.pg_version is server_version_num)."""
     return server_version_num // 10000
 
+
 def connection_slots() -> int:
     """How many ordinary connections the server accepts (max_connections less the reserved ones),
     on a short connection of its own (psycopg.Error when unreachable)."""
