@@ -94,6 +94,7 @@ def pg_client_warnings(problems: list[str]) -> list[Warning]:
         for problem in problems
     ]
 
+
 @register()
 def check_connection_budget(app_configs=None, **kwargs):
     # PostgreSQL without a pooler: every web thread keeps its connection (DATABASE_CONN_MAX_AGE),

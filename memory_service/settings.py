@@ -214,7 +214,9 @@ MEMORY_DATABASE_REPLICAS: list[str] = []
 for _number, _url in enumerate(u.strip() for u in DATABASE_REPLICA_URLS if u.strip()):
     _replica = env.db_url_config(_url)
     if DATABASE_ENGINE != "postgresql" or _replica.get("ENGINE") != "django.db.backends.postgresql":
-        raise ImproperlyConfigured("DATABASE_REPLICA_URLS must be postgresql:// URLs, with DATABASE_URL on PostgreSQL too.")
+        raise ImproperlyConfigured(
+            "DATABASE_REPLICA_URLS must be postgresql:// URLs, with DATABASE_URL on PostgreSQL too."
+        )
     _replica.update(CONN_MAX_AGE=DATABASES["default"]["CONN_MAX_AGE"], CONN_HEALTH_CHECKS=True)
     # Tests run against the primary's test database: a replica alias mirrors it.
     _replica["TEST"] = {"MIRROR": "default"}
