@@ -13,6 +13,7 @@ from typing import Any
 
 from ninja import Field, Query, Router, Schema
 from ninja.security import APIKeyHeader, HttpBearer
+from pydantic import ValidationError
 
 from facts import selectors
 from mem0_api import api as platform
@@ -108,6 +109,16 @@ class ListQuery(Schema):
     show_expired: bool = False
 
 
+def _platform(schema, fields: dict[str, Any]):
+    """The Platform route's body from the self-hosted one; what it refuses is a 422 naming the field."""
+    try:
+        return schema.model_validate(fields)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "body"
+        raise Rejected(str(first["loc"][0]) if first["loc"] else "body", f"{where}: {first['msg']}.") from exc
+
+
 def _entities(body) -> dict[str, Any]:
     """The self-hosted server's top-level ids, as Platform filters (one user; others refused there)."""
     return {name: getattr(body, name) for name in ("user_id", "agent_id", "run_id") if getattr(body, name)}
@@ -119,8 +130,7 @@ def add_memories(request, body: MemoryCreateIn):
     background (poll `GET /v1/event/{event_id}/` or list); `infer: false` stores each user message."""
     fields = body.dict(exclude_none=True, exclude={"expiration_date", "memory_type", "prompt"})
     fields["run_id"], fields["agent_id"] = body.run_id, body.agent_id
-    payload = AddIn.model_validate(fields)
-    return platform.add_memories(request, payload)
+    return platform.add_memories(request, _platform(AddIn, fields))
 
 
 @router.get("/memories", response={200: ListOut, **ERRORS})
@@ -146,7 +156,7 @@ def search_memories(request, body: SearchRequestIn):
         fields["top_k"] = body.top_k
     if body.sources is not None:
         fields["sources"] = body.sources
-    return platform.search_memories(request, SearchIn.model_validate(fields))
+    return platform.search_memories(request, _platform(SearchIn, fields))
 
 
 @router.get("/memories/{memory_id}", response={200: MemoryOut, **ERRORS})
@@ -157,7 +167,7 @@ def get_memory(request, memory_id: str):
 @router.put("/memories/{memory_id}", response={200: UpdatedOut, **ERRORS})
 def update_memory(request, memory_id: str, body: MemoryUpdateIn):
     """Supersede, not overwrite: the answer is the NEW memory (a new id); the old one stays in history."""
-    new = platform.update_memory(request, memory_id, UpdateIn.model_validate(body.dict()))
+    new = platform.update_memory(request, memory_id, _platform(UpdateIn, body.dict()))
     return {"message": "Memory updated successfully!", **new}
 
 

@@ -108,3 +108,16 @@ def test_refusals_say_why(live):
     reset = call(live, "POST", "/reset", live.alice)
     assert reset.status_code == 422 and reset.json()["rule"] == "reset"
     assert call(live, "POST", "/reset", live.alice_write).status_code == 403
+
+
+def test_a_body_the_platform_route_refuses_is_a_422_naming_the_field(live):
+    bad_role = call(
+        live,
+        "POST",
+        "/memories",
+        live.alice,
+        json={"messages": [{"role": "robot", "content": "x"}], "user_id": "sh-zed"},
+    )
+    assert bad_role.status_code == 422 and bad_role.json()["rule"] == "messages"
+    too_many = call(live, "POST", "/search", live.alice, json={"query": "x", "user_id": "sh-zed", "top_k": 5000})
+    assert too_many.status_code == 422 and too_many.json()["rule"] == "top_k"
