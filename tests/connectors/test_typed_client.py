@@ -5,6 +5,7 @@ followed to the end, and retries that resend a turn under the same turn_id (neve
 from __future__ import annotations
 
 import json
+
 import httpx
 import pytest
 from memory_service_client import AsyncClient, Client, NotFound, Rejected, Retry, Unauthorized
