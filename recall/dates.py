@@ -88,13 +88,22 @@ def _first_of(year: int, month: int = 1) -> datetime:
 
 @dataclass(frozen=True)
 class Window:
-    """[start, end) in UTC; `year` None means that month or day of any year."""
+    """[start, end) in UTC; `year` None means that month or day of any year. A time counted back
+    reaches to the asking day; `named_end` is where the time it names ends (recall.time_list ranks
+    what was said within it before what was said about it later)."""
 
     label: str
     start: datetime | None = None
     end: datetime | None = None
     month: int | None = None
     day: int | None = None
+    named_end: datetime | None = None
+
+    def names(self, moment: datetime) -> bool:
+        """Inside the time the phrase names, not only in its reach to the asking day."""
+        if self.named_end is None:
+            return self.contains(moment)
+        return self.start is not None and self.start <= moment < self.named_end
 
     def contains(self, moment: datetime) -> bool:
         if self.start is not None and self.end is not None:
@@ -171,7 +180,8 @@ def _since(named: Window | None, today: datetime) -> Window | None:
     time named lies wholly before the calendar."""
     if named is None or named.start is None:
         return named
-    return _span(named.label, named.start, _shift(today, timedelta(days=1)))
+    reach = _span(named.label, named.start, _shift(today, timedelta(days=1)))
+    return None if reach is None else Window(named.label, reach.start, reach.end, named_end=named.end)
 
 
 def _read(kind: str, groups: tuple, text: str, now: datetime) -> Window | None:

@@ -48,8 +48,12 @@ def in_windows(
     recent others (from that time but matching no word), at most `depth`."""
     rows = base.filter(pk__in=list(cands)).values_list("pk", *fields)
     moments = {pk: _moment(times) for pk, *times in rows}
-    inside = [pk for pk, t in moments.items() if t is not None and any(w.contains(t) for w in windows)]
-    inside.sort(key=lambda pk: (-cands[pk].score, -pk))
+    said = {pk: t for pk, t in moments.items() if t is not None}
+    inside = [pk for pk, t in said.items() if any(w.contains(t) for w in windows)]
+    # What was said within the time named goes before what was said about it later ("I mentioned a
+    # museum two months ago" names when it was said; "what did I watch last month" may be answered
+    # this month): a time counted back reaches to the asking day (recall.dates.Window.names).
+    inside.sort(key=lambda pk: (not any(w.names(said[pk]) for w in windows), -cands[pk].score, -pk))
     others = base.filter(_coarse(windows, fields)).exclude(pk__in=list(cands)).order_by(f"-{fields[-1]}", "-pk")
     for pk, *times in others.values_list("pk", *fields)[: depth * 4]:
         if len(inside) >= depth:

@@ -103,8 +103,14 @@ def start_of(kind: str, groups: tuple, today: datetime) -> datetime | None:
         return None
 
 
+def _named_days(kind: str) -> timedelta | None:
+    """How long the time named lasts from its start, slack included: a day with a day either side,
+    a weekend from Friday to Monday; a figure counted back is measured from its centre (read)."""
+    return {"weekday": 3 * DAY, "weekend": 4 * DAY}.get(kind)
+
+
 def read(kind: str, groups: tuple, text: str, now: datetime) -> Window | None:
-    """The window from the time named to the end of the asking day."""
+    """The window from the time named to the end of the asking day, and where the time named ends."""
     from recall.dates import LAST, Window
 
     today = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
@@ -115,4 +121,15 @@ def read(kind: str, groups: tuple, text: str, now: datetime) -> Window | None:
         end = today + DAY
     except OverflowError:
         end = LAST
-    return Window(text, start, end) if start < end else None
+    if start >= end:
+        return None
+    named_end = None  # "in the past month": the time named is the reach itself
+    try:
+        if kind == "ago":
+            centre, slack = _ago(_count(groups[0]), groups[1].lower(), today)
+            named_end = None if centre is None else centre + slack + DAY
+        elif (days := _named_days(kind)) is not None:
+            named_end = start + days
+    except OverflowError:
+        named_end = LAST
+    return Window(text, start, end, named_end=None if named_end is None else min(named_end, end))

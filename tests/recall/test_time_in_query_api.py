@@ -64,3 +64,28 @@ def test_two_weeks_ago_counts_back_from_as_of(api, two_hikes):
     assert _texts(api, question, as_of=as_of.isoformat()) == [RECENT, OLD]
     # Counted from today, two weeks ago is four days after that turn: no longer the time it names.
     assert _texts(api, question) == [OLD, RECENT]
+
+
+def test_what_was_said_within_the_time_named_ranks_before_what_was_said_about_it_later(api, two_hikes):
+    # "last Tuesday" reaches to today: a turn said since may be about it, but the one said that
+    # Tuesday comes first in the time list, whatever the words' scores (recall.time_list).
+    from facts.models import MemoryUser
+    from recall import episodes, fusion, time_list
+    from recall.dates import windows
+
+    today = _noon_days_ago(0)
+    tuesday = today - timedelta(days=(today.weekday() - 1 - 1) % 7 + 1)
+    two_hikes(tuesday)
+    Turn.objects.filter(turn_id="old").update(occurred_at=today - timedelta(hours=1))
+    turns = dict(Turn.objects.values_list("turn_id", "pk"))
+    cands = {turns["old"]: fusion.Candidate(turns["old"], 2.0), turns["recent"]: fusion.Candidate(turns["recent"], 1.0)}
+    said = episodes.said_by(MemoryUser.objects.get(external_id="u1"), None)
+    found = windows("hiking last Tuesday", timezone.now())
+    assert time_list.in_windows(said, cands, found, 10, time_list.EPISODE_MOMENT) == [turns["recent"], turns["old"]]
+    # A date named outright has no reach beyond it: the fused score alone orders what it holds.
+    Turn.objects.filter(turn_id="old").update(occurred_at=tuesday + timedelta(hours=1))
+    on_the_day = windows(f"hiking on {tuesday:%Y-%m-%d}", timezone.now())
+    assert time_list.in_windows(said, cands, on_the_day, 10, time_list.EPISODE_MOMENT) == [
+        turns["old"],
+        turns["recent"],
+    ]

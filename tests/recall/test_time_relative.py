@@ -95,3 +95,18 @@ def test_a_time_counted_back_before_the_first_day_is_no_window():
 )
 def test_sentences_without_a_time_counted_back_name_no_window(query):
     assert windows(query, THURSDAY) == []
+
+
+def test_a_time_counted_back_names_a_shorter_time_than_it_reaches():
+    [saturday] = windows("last Saturday", THURSDAY)
+    assert saturday.named_end == _day(2023, 3, 6)  # Friday to Sunday: the day with a day either side
+    assert saturday.names(_day(2023, 3, 4)) and not saturday.names(_day(2023, 3, 7))
+    assert saturday.contains(_day(2023, 3, 7))  # said since, about it
+    [months] = windows("two months ago", THURSDAY)
+    assert months.named_end == _day(2023, 1, 25)  # 9 January, half a month either side
+    [month] = windows("last month", THURSDAY)
+    assert month.named_end == _day(2023, 3, 1)
+    [trailing] = windows("in the past month", THURSDAY)
+    assert trailing.named_end is None and trailing.names(_day(2023, 3, 9))
+    [outright] = windows("in May 2023", THURSDAY)
+    assert outright.named_end is None and outright.names(_day(2023, 5, 31))
