@@ -21,6 +21,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("profiles.urls")),
     path("", include("facts.urls")),
+    path("", include("webhooks.urls")),
     # mem0-compatible routes (/v1/..., /v2/..., /v3/...); last, as ninja also maps the bare root.
     path("", mem0_api.urls),
 ]

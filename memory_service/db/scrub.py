@@ -58,7 +58,7 @@ def user_data_tables() -> set[str]:
     return names | RECALL_INDEX_TABLES
 
 
-USER_DATA_APPS = ("facts", "recall", "profiles", "importer")
+USER_DATA_APPS = ("facts", "recall", "profiles", "importer", "webhooks")
 # vector_b: the second vector table of a live model switch (recall/switch.py).
 RECALL_INDEX_TABLES = {
     f"recall_{side}{part}" for side in ("", "episode_") for part in ("fts", "doc", "vector", "vector_b")

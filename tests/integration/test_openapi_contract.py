@@ -44,6 +44,10 @@ def _seed(http: Http) -> dict:
     ids["PUT /users/{user_id}/memory-mode"] = {"user_id": "contract-mode"}
     status, body = http.post("/users/contract-erased/facts", {"text": "Lives in Faro.", "category": "identity"})
     assert status == 201, body
+    # An endpoint for the delete to find (no worker runs here, so nothing is ever sent to it).
+    status, hook = http.post("/webhooks", {"url": "http://127.0.0.1:9/contract", "events": ["fact.created"]})
+    assert status == 201, hook
+    ids["DELETE /webhooks/{endpoint_id}"] = {"endpoint_id": hook["id"]}
     return ids
 
 
