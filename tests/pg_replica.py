@@ -96,16 +96,23 @@ def _wait_until_streaming(replica: dict[str, Any], timeout: float = 30.0) -> Non
         time.sleep(0.2)
 
 
-def wait_until_replayed(primary: dict[str, Any], replica: dict[str, Any], timeout: float = 30.0) -> None:
-    """Until the replica has replayed everything the primary has written so far."""
+def wait_until_replayed(primary: dict[str, Any], replica: dict[str, Any], timeout: float = 120.0) -> None:
+    """Until the replica has replayed everything the primary has written so far. A new connection
+    per look: replaying a long backlog can end a standby's sessions (a recovery conflict), as a
+    1,000-probe run's did once."""
     with psycopg.connect(**connect_kwargs(primary), autocommit=True) as conn:
         target = conn.execute("SELECT pg_current_wal_lsn()").fetchone()[0]
     deadline = time.monotonic() + timeout
-    with psycopg.connect(**connect_kwargs(replica), autocommit=True) as conn:
-        while not conn.execute("SELECT pg_last_wal_replay_lsn() >= %s::pg_lsn", [target]).fetchone()[0]:
-            if time.monotonic() > deadline:
-                raise TimeoutError("the replica did not catch up")
-            time.sleep(0.05)
+    while True:
+        try:
+            with psycopg.connect(**connect_kwargs(replica), autocommit=True) as conn:
+                if conn.execute("SELECT pg_last_wal_replay_lsn() >= %s::pg_lsn", [target]).fetchone()[0]:
+                    return
+        except psycopg.OperationalError:
+            pass
+        if time.monotonic() > deadline:
+            raise TimeoutError("the replica did not catch up")
+        time.sleep(0.1)
 
 
 def set_replay(replica: dict[str, Any], *, paused: bool) -> None:

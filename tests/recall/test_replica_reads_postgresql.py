@@ -20,7 +20,9 @@ from tests.base import ApiClient, make_tenant
 from tests.pg_replica import set_replay, streaming_replica, wait_until_replayed
 
 ALIAS = "replica0"
-PROBES = 40  # bench: `manage.py bench_replica --probes 1000` (docs/measurements.md §13)
+# The full figure (docs/measurements.md §13): MEMORY_TEST_REPLICA_PROBES=1000 tests/on_postgres.py this file.
+PROBES = int(os.environ.get("MEMORY_TEST_REPLICA_PROBES", "40"))
+ROUNDS = int(os.environ.get("MEMORY_TEST_REPLICA_ROUNDS", "20"))  # the share test's; 200 measured
 ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith("postgres")
 pytestmark = pytest.mark.django_db(transaction=True, databases=["default", ALIAS] if ON_POSTGRES else ["default"])
 
@@ -115,6 +117,7 @@ def test_a_write_the_replica_has_not_replayed_is_read_from_the_primary(replica):
             assert cursor.fetchone()[0] == 0
     finally:
         set_replay(config, paused=False)
+    print(f"\npaused replay: {PROBES} probes, {misses} misses; reads {dict(replicas.served)}")
     assert misses == 0
     assert replicas.served["primary_lagging"] == 2 * PROBES
     assert replicas.served["replica"] == PROBES // 4
@@ -123,6 +126,28 @@ def test_a_write_the_replica_has_not_replayed_is_read_from_the_primary(replica):
     replicas.served.clear()
     assert any("locker code" in text for text in _recalled(api, "new", "locker code"))
     assert replicas.served["replica"] == 1  # caught up: back on the replica
+
+
+def test_with_replay_running_the_replica_serves_most_recalls_and_none_misses(replica):
+    """Writes beside reads, as the drill's 5 turns/s beside 20 recalls/s: each round stores one
+    fact, recalls it at once, and recalls for four users who wrote earlier."""
+    primary, config = replica
+    api = ApiClient(make_tenant("acme").raw_key)
+    for number in range(4):
+        _store(api, f"reader{number}", f"Reader {number} collects old maps of harbours")
+    wait_until_replayed(primary, config)
+    replicas.served.clear()
+    misses = 0
+    for _ in range(ROUNDS):
+        marker = f"marker{uuid.uuid4().hex[:10]}"
+        _store(api, "writer", f"The writer's parcel code is {marker}")
+        misses += not any(marker in text for text in _recalled(api, "writer", marker))
+        for number in range(4):
+            assert _recalled(api, f"reader{number}", "old maps of harbours")
+    assert misses == 0
+    share = replicas.replica_share()
+    print(f"\nreplica share {share:.3f} of {sum(replicas.served.values())} reads: {dict(replicas.served)}")
+    assert share >= 0.8 - 1e-9  # 4 of every 5 at least; the just-written recall when replay won the race
 
 
 def test_without_replicas_nothing_is_routed_and_no_position_is_recorded(api, settings):
