@@ -27,7 +27,7 @@ stop() {
   kill -TERM $web $worker 2>/dev/null || true
   wait 2>/dev/null || true
 }
-trap 'stop; exit 0' INT TERM
+trap 'stop; echo "run.sh: stopped." >&2; exit 0' INT TERM
 trap stop EXIT
 
 start_worker() {
@@ -51,9 +51,17 @@ start_worker
 
 # Both run in the background so this shell can act on signals at once.
 while true; do
-  wait -n "$web" "$worker" || true
-  if ! kill -0 "$web" 2>/dev/null; then
-    echo "run.sh: the web server exited; stopping the worker." >&2
+  status=0
+  finished=
+  wait -n -p finished "$web" "$worker" || status=$?
+  if [ "${finished:-}" = "$web" ] || ! kill -0 "$web" 2>/dev/null; then
+    # Ctrl-C reaches the web server too, and it may stop before this shell runs its trap:
+    # a web server that stopped cleanly (0, or 130 after SIGINT) is a stop, not a failure.
+    if [ "$status" -eq 0 ] || [ "$status" -eq 130 ]; then
+      echo "run.sh: stopped." >&2
+      exit 0
+    fi
+    echo "run.sh: the web server exited (status $status); stopping the worker. Its log is above." >&2
     exit 1
   fi
   if ! kill -0 "$worker" 2>/dev/null; then
