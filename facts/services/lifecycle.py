@@ -207,7 +207,7 @@ def turns_withdraw(*, user: MemoryUser, turn_pks: list[int]) -> int:
     """Withdraw these turns of `user` again (a restore re-applying the erasure journal)."""
     lock_user(user)
     withdrawn = _withdraw_turns(user, turn_pks)
-    scrub_after_commit()
+    scrub_after_commit(users=[user.pk])
     return withdrawn
 
 
