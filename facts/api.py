@@ -10,8 +10,17 @@ from django.conf import settings
 from ninja import Query, Router, Status
 from ninja.responses import NinjaJSONEncoder
 
-from facts import privacy, selectors, services
-from facts.schemas import DeletedOut, FactIn, FactListFilters, FactOut, FactPage, FactPatchIn, HistoryOut
+from facts import privacy, provenance, selectors, services
+from facts.schemas import (
+    DeletedOut,
+    FactIn,
+    FactListFilters,
+    FactOut,
+    FactPage,
+    FactPatchIn,
+    HistoryOut,
+    ProvenanceOut,
+)
 from memory_service.auth import require_scope
 from memory_service.db import replicas
 from memory_service.schemas import ERRORS, UserId, errors
@@ -102,3 +111,10 @@ def fact_history(request, fact_id: UUID):
     tenant = require_scope(request, "read")
     fact = services.fact_get(tenant=tenant, fact_id=fact_id)
     return list(selectors.fact_history(fact=fact))
+
+
+@router.get("/facts/{fact_id}/provenance", response={200: ProvenanceOut, **errors(401, 403, 404, 422)})
+def fact_provenance(request, fact_id: UUID):
+    tenant = require_scope(request, "read")
+    fact = services.fact_get(tenant=tenant, fact_id=fact_id)
+    return provenance.fact_provenance(fact=fact)

@@ -160,3 +160,49 @@ class HistoryOut(Schema):
     source_turn_id: str
     reason: str
     created_at: datetime
+
+
+# --- Provenance (GET /facts/{id}/provenance): never a forgotten fact's words (facts.provenance) ---
+
+
+class SourceQuoteOut(Schema):
+    text: str
+    injection_rule: str | None = Field(
+        None, description="The injection floor's rule these raw words break (null when none), as in recall."
+    )
+
+
+class SourceTurnOut(Schema):
+    turn_id: str
+    session_id: str
+    occurred_at: datetime
+    quote: SourceQuoteOut | None = Field(
+        None, description="The turn's words while recall may quote them; null once a forget withdrew its episode."
+    )
+
+
+class ExtractionOut(Schema):
+    actor_kind: str | None
+    actor_id: str | None
+    extractor: str | None = Field(None, description="`llm` or `rules` for an extracted fact, else null")
+    model: str | None
+    at: datetime
+
+
+class DecisionOut(Schema):
+    fact_id: UUID
+    action: str
+    actor_kind: str
+    actor_id: str
+    source_turn_id: str | None
+    reason: str
+    created_at: datetime
+
+
+class ProvenanceOut(Schema):
+    fact_id: UUID
+    user_id: str
+    status: str
+    source: SourceTurnOut | None
+    extraction: ExtractionOut
+    decisions: list[DecisionOut]
