@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from dataclasses import dataclass
 from datetime import timedelta
 from urllib.parse import urlsplit
@@ -145,10 +146,10 @@ class Sweep:
     given_up: int = 0
 
 
-def _claim(delivery: WebhookDelivery, now) -> bool:
+def _claim(delivery: WebhookDelivery) -> bool:
     # Compare-and-set on next_attempt_at: of two sweeps that picked the same row, one sends it.
     # The lease outlasts the request; if the sender dies, the row is due again after it.
-    lease = now + timedelta(seconds=settings.MEMORY_WEBHOOK_TIMEOUT_SECONDS + 30)
+    lease = timezone.now() + timedelta(seconds=settings.MEMORY_WEBHOOK_TIMEOUT_SECONDS + 30)
     claimed = WebhookDelivery.objects.filter(
         pk=delivery.pk, state=DeliveryState.QUEUED, next_attempt_at=delivery.next_attempt_at
     ).update(next_attempt_at=lease)
@@ -190,12 +191,19 @@ def deliver_due(*, limit: int = 200) -> Sweep:
         .order_by("next_attempt_at", "pk")[:limit]
     )
     sweep = Sweep()
+    # Claim no more once half the task's soft time limit is spent: a sweep stopped by the limit
+    # would leave its claimed rows waiting out their lease.
+    stop_at = time.monotonic() + max(
+        1.0, settings.CELERY_TASK_SOFT_TIME_LIMIT / 2 - settings.MEMORY_WEBHOOK_TIMEOUT_SECONDS
+    )
     # The endpoint's URL only: no redirects followed, no proxy from the environment.
     with httpx.Client(
         timeout=settings.MEMORY_WEBHOOK_TIMEOUT_SECONDS, follow_redirects=False, trust_env=False
     ) as client:
         for delivery in due:
-            if not _claim(delivery, now):
+            if time.monotonic() > stop_at:
+                break
+            if not _claim(delivery):
                 continue
             # Read again once claimed: an erase or forget since the pick has dropped or stripped it.
             current = WebhookDelivery.objects.select_related("endpoint").filter(pk=delivery.pk).first()

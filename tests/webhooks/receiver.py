@@ -47,10 +47,12 @@ class Receiver:
     attempts: list[Attempt] = field(default_factory=list)
     accepted: dict[str, dict] = field(default_factory=dict)  # webhook-id -> verified payload
     duplicates: int = 0
+    delay: float = 0.0  # seconds each answer takes
     bad_signatures: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def handle(self, headers, body: bytes) -> int:
+        time.sleep(self.delay)
         now = time.monotonic()
         msg_id = headers.get("webhook-id", "")
         with self.lock:

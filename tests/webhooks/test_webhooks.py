@@ -310,3 +310,20 @@ def test_the_erasure_compaction_rewrites_the_outbox_too():
     from memory_service.db.scrub import user_data_tables
 
     assert "webhooks_webhookdelivery" in user_data_tables()
+
+
+def test_a_sweep_claims_nothing_more_once_half_its_time_limit_is_spent(api, receiver, settings):
+    # A sweep the task's time limit stops would leave what it had claimed waiting out a lease.
+    settings.CELERY_TASK_SOFT_TIME_LIMIT = 2
+    settings.MEMORY_WEBHOOK_TIMEOUT_SECONDS = 3
+    rec, server = receiver
+    rec.secret = _subscribe(api, server.url)["secret"]
+    rec.delay = 1.2  # a slow receiver: the first answer spends the sweep's 1 s budget
+    for n in range(3):
+        api.post("/users/ana/facts", {"text": f"Ana's hive number {n} is painted blue"})
+
+    sweep = deliver_due()
+
+    assert sweep.delivered == 1
+    waiting = WebhookDelivery.objects.filter(state=DeliveryState.QUEUED)
+    assert waiting.count() == 2 and all(d.next_attempt_at <= timezone.now() for d in waiting)  # unclaimed
