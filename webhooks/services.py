@@ -37,7 +37,14 @@ EVENTS = (
 
 def _checked_url(url: str) -> str:
     url = url.strip()
-    parts = urlsplit(url)
+    # No blank or control character anywhere (PostgreSQL refuses NUL; a client would not send them).
+    if any(c.isspace() or ord(c) < 32 or ord(c) == 127 for c in url):
+        raise Rejected("webhook_url", "The webhook URL must not hold blanks or control characters.")
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 -- raises ValueError for a port that is not a number in range
+    except ValueError as exc:
+        raise Rejected("webhook_url", f"The webhook URL cannot be read ({exc}).") from exc
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise Rejected("webhook_url", "The webhook URL must be an http:// or https:// URL with a host.")
     if parts.username or parts.password:

@@ -154,7 +154,19 @@ def test_a_delivery_out_of_attempts_is_given_up_and_kept_in_the_log(api, setting
 
 
 @pytest.mark.parametrize(
-    "url", ["ftp://127.0.0.1/hook", "file:///etc/passwd", "javascript:alert(1)", "not a url", "http://", ""]
+    "url",
+    [
+        "ftp://127.0.0.1/hook",
+        "file:///etc/passwd",
+        "javascript:alert(1)",
+        "not a url",
+        "http://",
+        "",
+        "http://[::1/hook",
+        "http://127.0.0.1:99999/hook",
+        "http://127.0.0.1/ho\x00ok",
+        "http://user:pw@127.0.0.1/hook",
+    ],
 )
 def test_a_url_that_is_not_http_is_a_422_with_nothing_written(api, url):
     response = api.post("/webhooks", {"url": url, "events": ["fact.created"]})
