@@ -16,10 +16,12 @@ on 1 January of year 1, "last year" in year 1) is no window at all.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from recall import time_relative
+from recall.time_window import DAY_SLACK, FIRST, LAST, Window, shift
+
+__all__ = ["FIRST", "LAST", "Window", "windows"]
 
 _MONTHS = {
     name: number
@@ -65,63 +67,10 @@ _FORMS: list[tuple[str, re.Pattern]] = [
     ),
 ]
 
-# A named day also matches the day either side: "on the 13th" late at night in
-# another time zone is still that conversation.
-DAY_SLACK = timedelta(days=1)
-
-FIRST = datetime.min.replace(tzinfo=UTC)
-LAST = datetime.max.replace(tzinfo=UTC)
-
-
-def _shift(moment: datetime, delta: timedelta) -> datetime:
-    """moment + delta, held inside the calendar (datetime raises OverflowError past either end)."""
-    try:
-        return moment + delta
-    except OverflowError:
-        return FIRST if delta < timedelta(0) else LAST
-
 
 def _first_of(year: int, month: int = 1) -> datetime:
     """The first moment of that month; past year 9999, the calendar's last moment."""
     return datetime(year, month, 1, tzinfo=UTC) if year <= 9999 else LAST
-
-
-@dataclass(frozen=True)
-class Window:
-    """[start, end) in UTC; `year` None means that month or day of any year. A time counted back
-    reaches to the asking day; `named_end` is where the time it names ends (recall.time_list ranks
-    what was said within it before what was said about it later)."""
-
-    label: str
-    start: datetime | None = None
-    end: datetime | None = None
-    month: int | None = None
-    day: int | None = None
-    named_end: datetime | None = None
-
-    def names(self, moment: datetime) -> bool:
-        """Inside the time the phrase names, not only in its reach to the asking day."""
-        if self.named_end is None:
-            return self.contains(moment)
-        return self.start is not None and self.start <= moment < self.named_end
-
-    def contains(self, moment: datetime) -> bool:
-        if self.start is not None and self.end is not None:
-            return self.start <= moment < self.end
-        if self.month is None:
-            return False
-        if moment.month != self.month and self.day is None:
-            return False
-        if self.day is None:
-            return True
-        for year in (moment.year - 1, moment.year, moment.year + 1):
-            try:
-                centre = datetime(year, self.month, self.day, tzinfo=UTC)
-            except ValueError:
-                continue
-            if _shift(centre, -DAY_SLACK) <= moment < _shift(centre, timedelta(days=1) + DAY_SLACK):
-                return True
-        return False
 
 
 def _span(label: str, start: datetime, end: datetime) -> Window | None:
@@ -134,7 +83,7 @@ def _day(year: int, month: int, day: int, label: str) -> Window | None:
         start = datetime(year, month, day, tzinfo=UTC)
     except ValueError:
         return None
-    return _span(label, _shift(start, -DAY_SLACK), _shift(start, timedelta(days=1) + DAY_SLACK))
+    return _span(label, shift(start, -DAY_SLACK), shift(start, timedelta(days=1) + DAY_SLACK))
 
 
 def _month(year: int, month: int, label: str) -> Window | None:
@@ -155,15 +104,15 @@ def _relative(word: str, now: datetime) -> Window | None:
     today = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
     day = timedelta(days=1)
     if word == "today":
-        return _span(word, today, _shift(today, day))
+        return _span(word, today, shift(today, day))
     if word == "yesterday":
-        return _since(_span(word, _shift(today, -day), today), today)
+        return _since(_span(word, shift(today, -day), today), today)
     unit = word.split()[1]
     if unit == "week":
-        monday = _shift(today, -timedelta(days=today.weekday()))
+        monday = shift(today, -timedelta(days=today.weekday()))
         if word.startswith("this"):
-            return _span(word, monday, _shift(monday, 7 * day))
-        return _since(_span(word, _shift(monday, -7 * day), monday), today)
+            return _span(word, monday, shift(monday, 7 * day))
+        return _since(_span(word, shift(monday, -7 * day), monday), today)
     if unit == "month":
         year, month = today.year, today.month
         if word.startswith("this"):
@@ -180,7 +129,7 @@ def _since(named: Window | None, today: datetime) -> Window | None:
     time named lies wholly before the calendar."""
     if named is None or named.start is None:
         return named
-    reach = _span(named.label, named.start, _shift(today, timedelta(days=1)))
+    reach = _span(named.label, named.start, shift(today, timedelta(days=1)))
     return None if reach is None else Window(named.label, reach.start, reach.end, named_end=named.end)
 
 

@@ -12,10 +12,8 @@ from __future__ import annotations
 import re
 from calendar import monthrange
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from recall.dates import Window
+from recall.time_window import FIRST, LAST, Window
 
 DAY = timedelta(days=1)
 _WORDS = {
@@ -86,7 +84,6 @@ def _latest_before(today: datetime, weekday: int) -> datetime:
 def start_of(kind: str, groups: tuple, today: datetime) -> datetime | None:
     """When the named time starts (the slack of a rounded figure included); None when the time named
     lies before the calendar's first day."""
-    from recall.dates import FIRST
 
     try:
         if kind == "trailing":
@@ -111,7 +108,6 @@ def _named_days(kind: str) -> timedelta | None:
 
 def read(kind: str, groups: tuple, text: str, now: datetime) -> Window | None:
     """The window from the time named to the end of the asking day, and where the time named ends."""
-    from recall.dates import LAST, Window
 
     today = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
     start = start_of(kind, groups, today)
