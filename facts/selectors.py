@@ -25,11 +25,21 @@ def attach_output_links(facts: list[Fact]) -> None:
     # extracted from a turn, usually links to nothing, and then there is no query at all.
     linked = [f.pk for f in facts if f.superseded_by_id or f.replaces_id or f.source_turn_id]
     links: dict[int, tuple] = {}
+    turns: dict[int, TurnLink] = {}
     if linked:
         rows = Fact.objects.filter(pk__in=linked).values_list(
-            "pk", "superseded_by__uuid", "replaces__uuid", "source_turn__turn_id"
+            "pk",
+            "superseded_by__uuid",
+            "replaces__uuid",
+            "source_turn__turn_id",
+            "source_turn__session_id",
+            "source_turn__occurred_at",
+            "source_turn__extractor",
         )
-        links = {pk: (superseded_by, replaces, source_turn) for pk, superseded_by, replaces, source_turn in rows}
+        for pk, superseded_by, replaces, source_turn, session_id, occurred_at, extractor in rows:
+            links[pk] = (superseded_by, replaces, source_turn)
+            if source_turn is not None:
+                turns[pk] = TurnLink(source_turn, session_id, occurred_at, extractor)
     names: dict[int, list[str]] = {pk: [] for pk in ids}
     tags = FactEntity.objects.filter(fact_id__in=ids).order_by("pk")
     for fact_id, name in tags.values_list("fact_id", "entity__name"):
@@ -37,6 +47,18 @@ def attach_output_links(facts: list[Fact]) -> None:
     for fact in facts:
         superseded_by, replaces, source_turn = links.get(fact.pk, (None, None, None))
         fact.output_links = OutputLinks(superseded_by, replaces, source_turn, names[fact.pk])  # type: ignore[attr-defined]
+        # Where it was said, for a recall hit's provenance (recall.answer), from the same read.
+        fact.source_link = turns.get(fact.pk)  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class TurnLink:
+    """The turn a fact was said in: its ids, when it was said, and what extracted it."""
+
+    turn_id: str
+    session_id: str
+    occurred_at: datetime
+    extractor: str
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ score it, so what is counted is what is returned (docs/recall.md)."""
 from __future__ import annotations
 
 from facts import selectors as fact_selectors
+from facts.provenance import extractor_parts
 from recall.hits import Quote
 from recall.schemas import RecallOut, RecallWithSourcesOut
 from recall.services import RecallResult
@@ -22,14 +23,33 @@ def episode_out(quote: Quote) -> dict:
     }
 
 
+def provenance_out(link: fact_selectors.TurnLink | None) -> dict:
+    """Where a hit came from, without words (those are the quote's, under its rules): the turn
+    it was said in and what extracted it; every field null when there is no such turn."""
+    if link is None:
+        return {"turn_id": None, "session_id": None, "occurred_at": None, "extractor": None, "model": None}
+    name, model = extractor_parts(link.extractor)
+    return {
+        "turn_id": link.turn_id,
+        "session_id": link.session_id,
+        "occurred_at": link.occurred_at,
+        "extractor": name,
+        "model": model,
+    }
+
+
 def _item(hit) -> dict:
     if hit.kind == "episode":
+        turn = hit.turn
         return {
             "kind": "episode",
             "episode": episode_out(hit.quote),
             "folded_facts": hit.folded_facts,
             "score": hit.score,
             "signals": hit.signals,
+            "provenance": provenance_out(
+                fact_selectors.TurnLink(turn.turn_id, turn.session_id, turn.occurred_at, turn.extractor)
+            ),
         }
     quote = hit.quote
     return {
@@ -38,6 +58,8 @@ def _item(hit) -> dict:
         "quote": episode_out(quote) if quote is not None else None,
         "score": hit.score,
         "signals": hit.signals,
+        # Read with the fact's other links (facts.selectors.attach_output_links): no query per hit.
+        "provenance": provenance_out(getattr(hit.fact, "source_link", None)),
     }
 
 

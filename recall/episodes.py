@@ -43,7 +43,7 @@ def said_by(user: MemoryUser, as_of: datetime | None) -> QuerySet[Turn]:
 
 # What an episode hit reads of its turn; the rest of the row (the reply, the extraction outcome)
 # stays on disk.
-HIT_FIELDS = ("id", "user_id", "session_id", "turn_id", "user_input", "occurred_at")
+HIT_FIELDS = ("id", "user_id", "session_id", "turn_id", "user_input", "occurred_at", "extractor")
 
 
 def _allowed_turns(turns: QuerySet[Turn], ranked: list[fusion.Candidate], limit: int | None) -> dict[int, Turn]:

@@ -38,6 +38,17 @@ class EpisodeOut(Schema):
     )
 
 
+class HitProvenanceOut(Schema):
+    """Where a hit came from (recall.answer.provenance_out): null fields where unknown, e.g. a fact
+    stored through the API has no turn, or one whose turn was withdrawn."""
+
+    turn_id: str | None
+    session_id: str | None
+    occurred_at: datetime | None
+    extractor: str | None = Field(None, description="`llm` or `rules`: what read the turn")
+    model: str | None = Field(None, description="The LLM extractor's model, else null")
+
+
 class RecallItemOut(Schema):
     kind: Literal["fact", "episode"]
     fact: FactOut | None = None
@@ -53,6 +64,9 @@ class RecallItemOut(Schema):
         default_factory=list,
         description="An episode item: the facts of its turn that ranked below it and were folded into it. "
         "Empty otherwise.",
+    )
+    provenance: HitProvenanceOut | None = Field(
+        None, description="Where the hit came from: its source turn's ids and time and the extractor (docs/api.md)"
     )
 
 
