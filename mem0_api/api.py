@@ -263,10 +263,3 @@ mem0_api.add_router("", router)
 @mem0_api.exception_handler(ServiceError)
 def service_error(request, exc: ServiceError):
     return mem0_api.create_response(request, {"detail": exc.detail, **exc.extra}, status=exc.status)
-
-
-# mem0's self-hosted server's routes (/memories, /search, ...), beside the Platform ones above:
-# mem0_api/selfhosted.py maps their bodies onto these handlers.
-from mem0_api.selfhosted import router as selfhosted_router  # noqa: E402
-
-mem0_api.add_router("", selfhosted_router)

@@ -5,7 +5,7 @@ from django.views.generic import RedirectView
 
 from facts.views.login import AdminLoginForm
 from mcp_server.views import mcp_endpoint
-from mem0_api.api import mem0_api
+from mem0_api.site import mem0_api
 from memory_service.api import api
 
 # The admin's sign-in counts failed passwords with the dashboard's (facts/views/login.py).
