@@ -5,7 +5,8 @@ places that name a storage engine, and functions not fully annotated.
     .venv/bin/python scripts/floors.py --json     # the same figures for a script
 
 The floors, bottom to top (docs/design.md, "Code layout"): the ground (the project package's
-helpers: errors, schemas, counters, db helpers, ...), then facts, recall, profiles, the doors
+helpers: errors, schemas, counters, db helpers, ...), then facts, recall, profiles (with the
+importer and webhooks beside it), the doors
 (mcp_server, mem0_api), bench, and on the roof the project wiring (settings, URLs, the API,
 Celery, WSGI). An import from a lower floor to a higher one "runs up"; an import inside a
 function or under TYPE_CHECKING is counted too, because it only hides the dependency.
@@ -23,10 +24,21 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ["memory_service", "facts", "recall", "profiles", "mcp_server", "mem0_api", "bench"]
+APPS = ["memory_service", "facts", "recall", "profiles", "importer", "webhooks", "mcp_server", "mem0_api", "bench"]
 # The project package's wiring, which stands on every app; the rest of it is the ground.
 ROOF = {"api", "urls", "wsgi", "asgi", "celery", "settings", "management", "apps"}
-FLOOR = {"ground": 0, "facts": 1, "recall": 2, "profiles": 3, "mcp_server": 4, "mem0_api": 4, "bench": 5, "roof": 6}
+FLOOR = {
+    "ground": 0,
+    "facts": 1,
+    "recall": 2,
+    "profiles": 3,
+    "importer": 3,
+    "webhooks": 3,
+    "mcp_server": 4,
+    "mem0_api": 4,
+    "bench": 5,
+    "roof": 6,
+}
 # What names a storage engine outside the engine folders: the setting, the connection's
 # vendor, a URL scheme, a migration guard.
 ENGINE_WORDS = re.compile(r"DATABASE_ENGINE|connection\.vendor|\.vendor ==|OnlyOn\(|\"postgresql://|'postgresql://")
