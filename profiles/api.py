@@ -61,7 +61,7 @@ def context(request, user_id: UserId, payload: ContextIn):
         empty = {"text": "", "tokens": 0, "max_tokens": payload.max_tokens, "tokenizer": ENCODING_NAME}
         return JsonResponse({**empty, "sections": [], "dropped": [], "recall": None, "reason": reason})
     with replicas.reading_for(user):  # memory_service/db/replicas.py
-        block = services.context_block(user=user, query=payload.query, max_tokens=payload.max_tokens)
+        block = services.context_block(user=user, query=payload.query, max_tokens=payload.max_tokens, cite=payload.cite)
     return {
         "text": block.text,
         "tokens": block.tokens,
@@ -70,6 +70,7 @@ def context(request, user_id: UserId, payload: ContextIn):
         "sections": block.sections,
         "dropped": block.dropped,
         "recall": block.recall or None,
+        "citations": block.citations,
     }
 
 

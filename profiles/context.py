@@ -89,6 +89,7 @@ class ContextBlock:
     dropped: list[dict]
     withheld_sensitive: int = 0
     recall: dict = field(default_factory=dict)
+    citations: list[dict] | None = None  # with `cite`: [{n, fact_id, turn_id}], else None
 
     @property
     def items(self) -> int:
@@ -215,18 +216,27 @@ def collect(
     return _candidates(placed, policy), withheld
 
 
-def render(candidates: list[Candidate], *, preamble: bool = False) -> str:
+def render(candidates: list[Candidate], *, preamble: bool = False, cite: bool = False) -> str:
+    """The block's text. With `cite`, each item's line starts with its number, `[1]` first, in
+    the order the lines appear (the order of `citations`, `build_block`)."""
     blocks = [PREAMBLE] if preamble and candidates else []
+    number = 0
     for section in SECTION_ORDER:
         lines = [c.line for c in candidates if c.section == section]
+        if cite:
+            lines = [f"[{number + i}] " + line.removeprefix("- ") for i, line in enumerate(lines, start=1)]
+            number += len(lines)
         if lines:
             blocks.append(f"## {SECTION_TITLES[section]}\n" + "\n".join(lines))
     return "\n".join(blocks)
 
 
-def pack(candidates: list[Candidate], max_tokens: int) -> tuple[list[Candidate], list[Candidate], str, int]:
+def pack(
+    candidates: list[Candidate], max_tokens: int, *, cite: bool = False
+) -> tuple[list[Candidate], list[Candidate], str, int]:
     """Drop candidates in drop order until the rendered block fits; then re-add
-    what still fits, most valuable first. Returns kept, dropped, text, tokens."""
+    what still fits, most valuable first. Returns kept, dropped, text, tokens.
+    With `cite` the estimates leave out the numbers; the exact counts, of the numbered text, decide."""
     order = {id(c): i for i, c in enumerate(candidates)}
     drop_order = sorted(candidates, key=Candidate.drop_key)
     line_cost = {id(c): count_tokens(c.line + "\n") for c in candidates}
@@ -248,13 +258,13 @@ def pack(candidates: list[Candidate], max_tokens: int) -> tuple[list[Candidate],
         dropped.append(victim)
         per_section[victim.section] -= 1
         total -= line_cost[id(victim)] + (header_cost[victim.section] if not per_section[victim.section] else 0)
-    text = render(kept)
+    text = render(kept, cite=cite)
     tokens = count_tokens(text)
     while kept and tokens > max_tokens:
         victim = drop_order[len(dropped)]
         kept.remove(victim)
         dropped.append(victim)
-        text = render(kept)
+        text = render(kept, cite=cite)
         tokens = count_tokens(text)
 
     # A big item dropped late may have freed room for smaller ones dropped before it.
@@ -264,13 +274,13 @@ def pack(candidates: list[Candidate], max_tokens: int) -> tuple[list[Candidate],
         if trial_cost > max_tokens + 2:  # +2: the estimate may overcount a little at joins
             continue
         trial = sorted([*kept, candidate], key=lambda c: order[id(c)])
-        trial_text = render(trial)
+        trial_text = render(trial, cite=cite)
         trial_tokens = count_tokens(trial_text)
         if trial_tokens <= max_tokens:
             kept, text, tokens = trial, trial_text, trial_tokens
             dropped.remove(candidate)
 
-    with_preamble = render(kept, preamble=True)
+    with_preamble = render(kept, preamble=True, cite=cite)
     preamble_tokens = count_tokens(with_preamble)
     if kept and preamble_tokens <= max_tokens:
         text, tokens = with_preamble, preamble_tokens
@@ -285,9 +295,10 @@ def build_block(
     topics: set[str],
     matched_ids: set[str],
     policy: Policy,
+    cite: bool = False,
 ) -> ContextBlock:
     candidates, withheld = collect(profile, recalled, topics=topics, matched_ids=matched_ids, policy=policy)
-    kept, dropped, text, tokens = pack(candidates, max_tokens)
+    kept, dropped, text, tokens = pack(candidates, max_tokens, cite=cite)
     sections = []
     for section in SECTION_ORDER:
         items = [c for c in kept if c.section == section]
@@ -331,4 +342,17 @@ def build_block(
         sections=sections,
         dropped=dropped_out,
         withheld_sensitive=len(withheld),
+        citations=_citations(sections) if cite else None,
     )
+
+
+def _citations(sections: list[dict]) -> list[dict]:
+    """What each `[n]` of a cited block stands for, in the order the lines were numbered (render):
+    a fact's id, or for a quoted past turn (id `turn:<turn_id>`) no fact. The turns facts were
+    said in are filled in by the caller (profiles.services), which reads the store."""
+    items = [item for section in sections for item in section["items"]]
+    cited = []
+    for n, item in enumerate(items, start=1):
+        turn_id = item["id"].removeprefix("turn:") if item["id"].startswith("turn:") else None
+        cited.append({"n": n, "fact_id": None if turn_id else item["id"], "turn_id": turn_id})
+    return cited

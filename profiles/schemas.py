@@ -4,6 +4,7 @@ from datetime import datetime
 
 from django.conf import settings
 from ninja import Field, Schema
+from pydantic import StrictBool
 
 from memory_service.schemas import JsonInt, ObjectIn
 
@@ -54,6 +55,11 @@ class ContextIn(ObjectIn):
     query: str | None = Field(None, max_length=4_000)
     # The upper bound is enforced by profiles.services (rule max_tokens); stated here for clients.
     max_tokens: JsonInt = Field(..., ge=1, json_schema_extra={"maximum": settings.MEMORY_CONTEXT_MAX_TOKENS})
+    cite: StrictBool = Field(
+        False,
+        description="Number the items: each item's line starts with `[n]`, and `citations` maps each n to its ids. "
+        "Off, the block is unchanged and `citations` is null.",
+    )
 
 
 class ContextItemOut(Schema):
@@ -91,6 +97,12 @@ class RecallInfoOut(Schema):
     hits: int
 
 
+class CitationOut(Schema):
+    n: int
+    fact_id: str | None = Field(description="The fact on line [n]; null for a quoted past turn")
+    turn_id: str | None = Field(description="The turn it was said in; null when no turn stated it")
+
+
 class ContextOut(Schema):
     text: str
     tokens: int
@@ -99,6 +111,7 @@ class ContextOut(Schema):
     sections: list[ContextSectionOut]
     dropped: list[DroppedOut]
     recall: RecallInfoOut | None
+    citations: list[CitationOut] | None = None  # with `cite` only
 
 
 # --- Metrics (GET /api/v1/metrics) ------------------------------------------------------

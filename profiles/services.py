@@ -179,7 +179,17 @@ def _recall_for_context(user: MemoryUser, query: str) -> tuple[list[tuple[dict, 
     return hits, matched, {"mode": result.mode, "degraded": result.degraded, "hits": len(hits)}
 
 
-def context_block(*, user: MemoryUser, query: str | None, max_tokens: int) -> ContextBlock:
+def _cite_turns(user: MemoryUser, citations: list[dict]) -> None:
+    """Fill in the turn each cited fact was said in (null for one no turn stated), in one read."""
+    fact_ids = [c["fact_id"] for c in citations if c["fact_id"]]
+    rows = Fact.objects.filter(user=user, uuid__in=fact_ids).values_list("uuid", "source_turn__turn_id")
+    turns = {str(uuid): turn_id for uuid, turn_id in rows}
+    for citation in citations:
+        if citation["fact_id"]:
+            citation["turn_id"] = turns.get(citation["fact_id"])
+
+
+def context_block(*, user: MemoryUser, query: str | None, max_tokens: int, cite: bool = False) -> ContextBlock:
     """Build, log and return the context block for the user's next prompt."""
     started = time.perf_counter()
     if not 1 <= max_tokens <= settings.MEMORY_CONTEXT_MAX_TOKENS:
@@ -195,9 +205,17 @@ def context_block(*, user: MemoryUser, query: str | None, max_tokens: int) -> Co
         allow_sensitive=user.tenant.allow_sensitive_context,
     )
     block = build_block(
-        profile, recalled, max_tokens=max_tokens, topics=query_topics(query), matched_ids=matched, policy=policy
+        profile,
+        recalled,
+        max_tokens=max_tokens,
+        topics=query_topics(query),
+        matched_ids=matched,
+        policy=policy,
+        cite=cite,
     )
     block.recall = recall_info
+    if block.citations:
+        _cite_turns(user, block.citations)
     save_later(
         ContextLog(
             tenant_id=user.tenant_id,
