@@ -75,3 +75,18 @@ def test_a_cited_block_stays_within_its_budget(api, alice, store):
 def test_cite_must_be_a_json_boolean(api, alice, store):
     _user_with_facts(alice, store)
     assert api.post("/users/u1/context", {"max_tokens": 100, "cite": "yes"}).status_code == 422
+
+
+def test_a_quoted_past_turn_is_cited_by_its_turn_and_no_fact(api, settings, django_capture_on_commit_callbacks):
+    settings.OPENAI_API_KEY = ""  # the offline rules extractor
+    body = {"session_id": "s1", "turn_id": "t1", "user_input": "We just adopted a dog called Biscuit."}
+    with django_capture_on_commit_callbacks(execute=True):
+        assert api.post("/users/u1/turns", body).status_code in (200, 202)
+
+    answer = _context(api, cite=True, query="what is my dog called? Biscuit")
+
+    [conversation] = [s for s in answer["sections"] if s["name"] == "conversation"]
+    [quoted] = conversation["items"]
+    lines = dict(NUMBERED.findall(answer["text"]))
+    [citation] = [c for c in answer["citations"] if c["turn_id"] == "t1" and c["fact_id"] is None]
+    assert quoted["id"] == "turn:t1" and "Biscuit" in lines[str(citation["n"])]
