@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Literal, get_args
 from uuid import UUID
 
 from ninja import Field, Router, Schema, Status
@@ -15,9 +16,25 @@ from webhooks.models import WebhookEndpoint
 router = Router(tags=["webhooks"])
 
 
+# What services.endpoint_create accepts, stated for the schema (the service stays the one
+# place that enforces it): http(s), a host name or IPv4 address, an optional port, no
+# credentials, no blank or control character.
+_PORT = r"(:([0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?"
+URL_PATTERN = r"^https?://[A-Za-z0-9._~-]+" + _PORT + r"([/?#][^\s\x00-\x1f\x7f-\x9f]*)?$"
+Event = Literal[
+    "fact.created", "fact.changed", "fact.retired", "change.pending", "change.decided", "user.erased", "turn.failed"
+]
+
+
 class EndpointIn(Schema):
-    url: str = Field(..., min_length=1, max_length=2000, description="http:// or https:// URL that receives the POSTs")
-    events: list[str] = Field(..., min_length=1, description=f"Any of: {', '.join(services.EVENTS)}")
+    url: str = Field(
+        ...,
+        min_length=1,
+        max_length=2000,
+        pattern=URL_PATTERN,
+        description="http:// or https:// URL that receives the POSTs",
+    )
+    events: list[Event] = Field(..., min_length=1)
 
 
 class EndpointOut(Schema):
@@ -46,7 +63,7 @@ def _out(endpoint: WebhookEndpoint) -> dict:
 def create_webhook(request, body: EndpointIn):
     """Add an endpoint; the answer carries its signing secret, which is not shown again."""
     tenant = require_scope(request, "admin")
-    endpoint = services.endpoint_create(tenant=tenant, url=body.url, events=body.events)
+    endpoint = services.endpoint_create(tenant=tenant, url=body.url, events=list(body.events))
     return Status(201, {**_out(endpoint), "secret": endpoint.secret})
 
 
@@ -63,3 +80,6 @@ def delete_webhook(request, endpoint_id: UUID):
     tenant = require_scope(request, "admin")
     services.endpoint_delete(tenant=tenant, endpoint_id=str(endpoint_id))
     return Status(204, None)
+
+
+assert get_args(Event) == services.EVENTS  # one list of events

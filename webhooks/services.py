@@ -38,7 +38,7 @@ EVENTS = (
 def _checked_url(url: str) -> str:
     url = url.strip()
     # No blank or control character anywhere (PostgreSQL refuses NUL; a client would not send them).
-    if any(c.isspace() or ord(c) < 32 or ord(c) == 127 for c in url):
+    if any(c.isspace() or ord(c) < 32 or 127 <= ord(c) <= 159 for c in url):
         raise Rejected("webhook_url", "The webhook URL must not hold blanks or control characters.")
     try:
         parts = urlsplit(url)

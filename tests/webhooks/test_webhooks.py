@@ -178,7 +178,7 @@ def test_a_url_that_is_not_http_is_a_422_with_nothing_written(api, url):
 def test_an_unknown_event_is_a_422_with_nothing_written(api):
     response = api.post("/webhooks", {"url": "http://127.0.0.1:9/hook", "events": ["fact.eaten"]})
 
-    assert response.status_code == 422 and response.json()["rule"] == "webhook_events"
+    assert response.status_code == 422 and "events" in response.content.decode()
     assert not WebhookEndpoint.objects.exists()
 
 
