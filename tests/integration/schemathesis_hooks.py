@@ -34,4 +34,8 @@ def before_call(context, case, kwargs):
         known = KNOWN.get(route, KNOWN)
         for name in case.path_parameters:
             if name in known:
-                case.path_parameters[name] = known[name]
+                # A list: a fresh id for each call (a delete finds each only once), the last kept.
+                value = known[name]
+                case.path_parameters[name] = (
+                    (value.pop(0) if len(value) > 1 else value[0]) if isinstance(value, list) else value
+                )

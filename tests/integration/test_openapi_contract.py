@@ -44,10 +44,13 @@ def _seed(http: Http) -> dict:
     ids["PUT /users/{user_id}/memory-mode"] = {"user_id": "contract-mode"}
     status, body = http.post("/users/contract-erased/facts", {"text": "Lives in Faro.", "category": "identity"})
     assert status == 201, body
-    # An endpoint for the delete to find (no worker runs here, so nothing is ever sent to it).
-    status, hook = http.post("/webhooks", {"url": "http://127.0.0.1:9/contract", "events": ["fact.created"]})
-    assert status == 201, hook
-    ids["DELETE /webhooks/{endpoint_id}"] = {"endpoint_id": hook["id"]}
+    # Endpoints for the delete to find, one per call (no worker runs here, so nothing is sent).
+    hooks = []
+    for _ in range(60):
+        status, hook = http.post("/webhooks", {"url": "http://127.0.0.1:9/contract", "events": ["fact.created"]})
+        assert status == 201, hook
+        hooks.append(hook["id"])
+    ids["DELETE /webhooks/{endpoint_id}"] = {"endpoint_id": hooks}
     return ids
 
 
@@ -87,7 +90,7 @@ def live_api(tmp_path_factory):
         http = Http(base, key, timeout=300)
         ids = _seed(http)
         ids["POST /users/{user_id}/turns/{turn_id}/retry"] = _failed_turn(http, env)
-        ids["always"] = ["POST /users/{user_id}/turns/{turn_id}/retry"]
+        ids["always"] = ["POST /users/{user_id}/turns/{turn_id}/retry", "DELETE /webhooks/{endpoint_id}"]
         yield http, ids, tmp
     finally:
         for proc in procs:
