@@ -101,8 +101,31 @@ def from_data(kind: str, data: object) -> list[ImportedTurn]:
     for number, item in enumerate(data):
         if not isinstance(item, dict):
             raise BadExport(f"Item {number} is a {type(item).__name__}, not an object.")
-        turns.extend(reader(item, number))
+        turns.extend(_storable(turn) for turn in reader(item, number))
     return turns
+
+
+def _storable(turn: ImportedTurn) -> ImportedTurn:
+    """A turn whose texts no database can keep (a NUL character, or a lone surrogate that JSON's
+    \\u escapes allow and UTF-8 does not) is kept without its words, to be refused alone."""
+    texts = (turn.session_id, turn.turn_id, turn.user_input, turn.assistant_response)
+    if all(_keepable(text) for text in texts):
+        return turn
+    refusal = "The turn holds a NUL character or text that is not Unicode (a lone surrogate)."
+    ids = [_printable(turn.session_id), _printable(turn.turn_id)]
+    return ImportedTurn(*ids, user_input="", assistant_response="", occurred_at=turn.occurred_at, refusal=refusal)
+
+
+def _keepable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return "\x00" not in text
+
+
+def _printable(text: str) -> str:
+    return text.encode("utf-8", "backslashreplace").decode("utf-8").replace("\x00", "\\x00")
 
 
 def _lines(text: str) -> Iterator[object]:

@@ -44,7 +44,7 @@ def test_the_stdio_server_serves_the_same_tools_with_the_keys_tenant(live):
         return names, history, listed
 
     names, history, listed = stdio_session(live, live.alice, steps)
-    assert len(names) == 9 and "add_memory" in names
+    assert len(names) == 10 and "add_memory" in names and "set_memory_mode" in names
     assert [item["text"] for item in listed["items"]] == ["Uses a treadmill desk"]
     assert "supersede" in [entry["action"] for entry in history["items"]]
 

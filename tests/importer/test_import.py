@@ -189,3 +189,16 @@ def test_a_read_key_cannot_import_and_another_tenant_cannot_read_the_import(alic
 
     assert reader.post("/users/jo/imports/turns", [{"user_input": "hi"}]).status_code == 403
     assert bob_api.get(f"/users/jo/imports/{batch.pk}").status_code == 404
+
+
+def test_a_turn_no_database_can_keep_is_refused_alone_without_its_words(api, django_capture_on_commit_callbacks):
+    # JSON's \u escapes allow a NUL and a lone surrogate; neither SQLite's UTF-8 nor jsonb keeps them.
+    body = b'[{"turn_id": "nul", "user_input": "a\\u0000b"}, {"turn_id": "half", "user_input": "x\\ud908y"},'
+    body += b' {"turn_id": "fine", "user_input": "I keep bees."}]'
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api.post("/users/mia/imports/turns", raw=body)
+
+    assert response.status_code == 202, response.content
+    done = api.get(f"/users/mia/imports/{response.json()['import_id']}").json()
+    assert done["added"] == 1
+    assert sorted(r["turn_id"] for r in done["refused"]) == ["half", "nul"]
