@@ -119,11 +119,14 @@ def _load_model_before_fork(sender=None, **kwargs) -> None:
 
     from recall.embeddings import get_embedder
 
-    embedder = get_embedder()
     queues = set(app.amqp.queues.consume_from)
-    embeds = bool(queues & {settings.MEMORY_QUEUE_DB, settings.MEMORY_QUEUE_EMBED})
+    if not queues & {settings.MEMORY_QUEUE_DB, settings.MEMORY_QUEUE_EMBED}:
+        # An `llm` worker never embeds; asking which model is live would read the store,
+        # which such a worker may not have (another machine, no DATABASE_URL).
+        return
+    embedder = get_embedder()
     pool = get_implementation(getattr(sender, "pool_cls", None) or app.conf.worker_pool)
-    if embedder.provider == "local" and embeds and issubclass(pool, TaskPool):
+    if embedder.provider == "local" and issubclass(pool, TaskPool):
         embedder.load_before_fork()
         _model_in_master = True
         logger.info("Embedding model %s loaded before the pool forks", embedder.model_name)

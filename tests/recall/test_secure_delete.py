@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from django.db import connection, transaction
 
-from recall import fts, vec
+from recall import fts, switch, vec
 from tests.db_files import file_bytes
 
 TOKEN = "qwzrtplumbicorn"
@@ -24,7 +24,8 @@ def _file_bytes() -> bytes:
 def test_deleted_index_rows_leave_no_token_in_the_database_file():
     with transaction.atomic():
         fts.upsert([(987_654, 424_242, "h", f"User named the boat {TOKEN}.", f"context {TOKEN}")])
-        vec.upsert([(987_654, 424_242, "m", "h", (TOKEN.encode() * 100)[:1536])])
+        # Written under the model recall serves: a vector of any other model is not kept.
+        vec.upsert([(987_654, 424_242, switch.state().live_model, "h", (TOKEN.encode() * 100)[:1536])])
     assert TOKEN.encode() in _file_bytes()  # the check can see the token while it is indexed
 
     with transaction.atomic():
