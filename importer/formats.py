@@ -112,8 +112,8 @@ def _storable(turn: ImportedTurn) -> ImportedTurn:
     if all(_keepable(text) for text in texts):
         return turn
     refusal = "The turn holds a NUL character or text that is not Unicode (a lone surrogate)."
-    ids = [_printable(turn.session_id), _printable(turn.turn_id)]
-    return ImportedTurn(*ids, user_input="", assistant_response="", occurred_at=turn.occurred_at, refusal=refusal)
+    session_id, turn_id = _printable(turn.session_id), _printable(turn.turn_id)
+    return ImportedTurn(session_id, turn_id, "", "", turn.occurred_at, refusal)
 
 
 def _keepable(text: str) -> bool:
