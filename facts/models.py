@@ -313,6 +313,10 @@ class TurnQuerySet(models.QuerySet):
         `done` (not skipped by the salience gate, not failed), episode not withdrawn."""
         return self.filter(state=TurnState.DONE, episode_withdrawn=False)
 
+    def waiting(self) -> TurnQuerySet:
+        """The turns still waiting for extraction: queued or being extracted (the backlog)."""
+        return self.filter(state__in=[TurnState.QUEUED, TurnState.EXTRACTING])
+
 
 class Turn(models.Model):
     id = models.BigAutoField(primary_key=True)

@@ -49,7 +49,7 @@ def import_start(*, tenant: Tenant, user_id: str, kind: str, text: str) -> tuple
 
 
 def waiting_turns(tenant_id: UUID) -> int:
-    return Turn.objects.filter(tenant_id=tenant_id, state__in=(TurnState.QUEUED, TurnState.EXTRACTING)).count()
+    return Turn.objects.filter(tenant_id=tenant_id).waiting().count()
 
 
 @dataclass(frozen=True)

@@ -171,7 +171,7 @@ def extraction_metrics(tenant: Tenant, since: datetime, until: datetime, bucket:
         series.append({"start": start.isoformat(), "turns": len(values), "p50_ms": p["p50"], "p95_ms": p["p95"]})
     return {
         "turns": {state: states.get(state, 0) for state in TurnState.values},
-        "backlog_now": Turn.objects.filter(tenant=tenant, state__in=[TurnState.QUEUED, TurnState.EXTRACTING]).count(),
+        "backlog_now": Turn.objects.filter(tenant=tenant).waiting().count(),
         # Facts and episodes changed but not yet in the recall index (recall/indexer.py).
         "index_backlog_now": PendingIndex.objects.filter(
             user_id__in=MemoryUser.objects.filter(tenant=tenant).values("pk")

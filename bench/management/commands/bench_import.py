@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import statistics
 import threading
 import time
 from datetime import timedelta
@@ -20,6 +19,7 @@ from bench import throwaway
 from bench.api.client import Connection
 from bench.locomo import _session_time, load_conversations
 from facts.models import ApiKey, Tenant
+from memory_service.stats import percentile, rounded
 
 LOCOMO_DEV = Path(settings.BASE_DIR).parent / "shared" / "data" / "locomo-dev"
 UNLIMITED = "1000000/min"
@@ -204,10 +204,10 @@ def _export(turns: int) -> list[dict]:
 
 
 def _p95(values: list[float]) -> float:
-    return statistics.quantiles(values, n=20)[18] if len(values) >= 20 else max(values)
+    return percentile(values, 0.95) or 0.0
 
 
 def _summary(values: list[float]) -> dict:
     if not values:
         return {"recalls": 0}
-    return {"recalls": len(values), "p50_ms": round(statistics.median(values), 1), "p95_ms": round(_p95(values), 1)}
+    return {"recalls": len(values), "p50_ms": rounded(values, 0.5, 1), "p95_ms": rounded(values, 0.95, 1)}
