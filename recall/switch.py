@@ -35,13 +35,13 @@ from recall.embeddings import EmbedderError, configured_model, embedder_for
 from recall.engines import part
 from recall.models import EmbedderSwitch
 from recall.reports import embedder_report_save
-from recall.tables import EPISODES, EPISODES_B, FACTS, FACTS_B, Tables
+from recall.tables import EPISODES, EPISODES_A, EPISODES_B, FACTS, FACTS_A, FACTS_B, Tables
 
 log = logging.getLogger(__name__)
 
 SIDES = (FACTS, EPISODES)
 _SLOTS: dict[str, dict[Tables, Tables]] = {
-    "a": {FACTS: FACTS, EPISODES: EPISODES},
+    "a": {FACTS: FACTS_A, EPISODES: EPISODES_A},
     "b": {FACTS: FACTS_B, EPISODES: EPISODES_B},
 }
 

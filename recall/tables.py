@@ -17,6 +17,9 @@ class Tables:
     doc: str
     id: str  # the id column of doc and vector: a Fact pk or a Turn pk
     vector: str
+    # "" for a side (FACTS, EPISODES): the vector table of whichever slot is live, resolved at
+    # each use (recall/vec.py); "a" or "b" for one slot's own tables, used as given.
+    slot: str = ""
 
 
 FACTS = Tables("recall_fts", "recall_doc", "fact_id", "recall_vector")
@@ -25,5 +28,9 @@ EPISODES = Tables("recall_episode_fts", "recall_episode_doc", "turn_id", "recall
 # The second vector table of each side, for changing the embedding model on a live store
 # (recall/switch.py): one of the pair serves recall, the other is built with the new model
 # beside it or keeps the previous model's vectors for the way back.
-FACTS_B = Tables("recall_fts", "recall_doc", "fact_id", "recall_vector_b")
-EPISODES_B = Tables("recall_episode_fts", "recall_episode_doc", "turn_id", "recall_episode_vector_b")
+# A slot's own set differs from its side's (the `slot` field), so a recall that read the switch
+# once keeps the slot it read even if a switch commits before its vector scan.
+FACTS_A = Tables("recall_fts", "recall_doc", "fact_id", "recall_vector", "a")
+EPISODES_A = Tables("recall_episode_fts", "recall_episode_doc", "turn_id", "recall_episode_vector", "a")
+FACTS_B = Tables("recall_fts", "recall_doc", "fact_id", "recall_vector_b", "b")
+EPISODES_B = Tables("recall_episode_fts", "recall_episode_doc", "turn_id", "recall_episode_vector_b", "b")

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from recall.engines import part
-from recall.tables import EPISODES, FACTS, Tables
+from recall.tables import FACTS, Tables
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +30,7 @@ def to_blob(vector) -> bytes:
 
 
 def _live(t: Tables) -> Tables:
-    if t not in (FACTS, EPISODES):
+    if t.slot:
         return t  # a slot's table set, named by the caller
     from recall import switch
 
@@ -48,7 +48,7 @@ def upsert(rows: Iterable[tuple[int, int, str, str, bytes]], t: Tables = FACTS) 
     a row of any other model (computed before a switch, written after it) is left out, so it
     never replaces the vector of the model recall serves."""
     rows = list(rows)
-    if t not in (FACTS, EPISODES) or not rows:
+    if t.slot or not rows:
         return int(part("vec").upsert(rows, t))
     from recall import switch
 

@@ -140,6 +140,24 @@ def test_after_the_switch_the_query_is_embedded_with_the_new_model_and_read_from
     assert {key[1] for key in query_cache._data} == {LOCAL_MODEL_NAME, E5_MODEL_NAME}
 
 
+def test_a_recall_that_read_the_switch_before_it_committed_scans_the_slot_it_read(store):
+    """Between the switch read and the vector scan a switch may commit (the race a CI run hit
+    under load): the scan stays on the slot and model the query was embedded under, both ways."""
+    from recall.embeddings import embed_query
+    from recall.sides import VectorSide
+
+    user, facts = store
+    for target in (E5_MODEL_NAME, LOCAL_MODEL_NAME):
+        before = switch.state()
+        query = embed_query("what is my dog called?", embedder_for(before.live_model), tenant_id=user.tenant_id)
+        side = VectorSide(user.pk, query, None, FACTS, before)
+        switch.start(target)
+        switch.build()
+        switch.switch()
+        hits = side.top(3, 3)
+        assert hits and hits[0][0] == facts[0].pk, (before, hits)
+
+
 def _embed_text(fact) -> str:
     from recall import index
 
