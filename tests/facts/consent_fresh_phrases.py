@@ -1,0 +1,98 @@
+"""A second held-back set for the consent detector (facts/consent.py, issue 37).
+
+Written by hand on 2026-11-28, before the rules were broadened that day and without reading
+which phrasings the rules then missed; not tuned on since. The first set's held-back quarter
+(tests/facts/consent_phrases.py) was read while broadening the rules, so it no longer tells
+whether they generalise: this set does. Labels as in the first set.
+"""
+
+from __future__ import annotations
+
+WITHHOLD = "withhold"
+FORGET_PREVIOUS = "forget_previous"
+
+FRESH_POSITIVE: list[tuple[str, str]] = [
+    ("I don't want you storing this anywhere.", WITHHOLD),
+    ("Keep this out of your memory: I'm seeing a therapist.", WITHHOLD),
+    ("Please don't retain any of this.", WITHHOLD),
+    ("This one's private, don't hang on to it.", WITHHOLD),
+    ("Don't add this to my profile.", WITHHOLD),
+    ("Can we keep this just between us? Don't remember it.", WITHHOLD),
+    ("No need to remember this part.", WITHHOLD),
+    ("You don't need to remember any of this.", WITHHOLD),
+    ("Please leave this out of your notes.", WITHHOLD),
+    ("Don't file this away.", WITHHOLD),
+    ("Between you and me, and don't store it: I'm pregnant.", WITHHOLD),
+    ("Ignore this for memory purposes: my PIN changed.", WITHHOLD),
+    ("Don't make a note of this.", WITHHOLD),
+    ("Please don't keep any record of this chat.", WITHHOLD),
+    ("This shouldn't go into your memory.", WITHHOLD),
+    ("Don't commit this to memory.", WITHHOLD),
+    ("Do not save anything from this message.", WITHHOLD),
+    ("Nothing in this message should be remembered.", WITHHOLD),
+    ("Please don't remember my address.", WITHHOLD),
+    ("I'm telling you this in confidence, so don't store it.", WITHHOLD),
+    ("Don't hold on to this information.", WITHHOLD),
+    ("This is not something you should remember.", WITHHOLD),
+    ("don't remember any of that stuff about my health", WITHHOLD),
+    ("Please exclude this message from memory.", WITHHOLD),
+    ("Treat this as off the record.", WITHHOLD),
+    ("Don't write this to memory.", WITHHOLD),
+    ("I'd appreciate it if you didn't save this.", WITHHOLD),
+    ("Please don't put this in my file.", WITHHOLD),
+    ("Don't memorise any of this please", WITHHOLD),
+    ("Keep this confidential and don't save it.", WITHHOLD),
+    ("Please delete what I said before.", FORGET_PREVIOUS),
+    ("Forget my last message.", FORGET_PREVIOUS),
+    ("Erase my previous message from your memory.", FORGET_PREVIOUS),
+    ("Forget that, please, I shouldn't have shared it.", FORGET_PREVIOUS),
+    ("Remove what I just said from your memory.", FORGET_PREVIOUS),
+    ("Please forget everything from my previous message.", FORGET_PREVIOUS),
+    ("I take that back, please don't remember it.", FORGET_PREVIOUS),
+    ("Delete that last message from memory.", FORGET_PREVIOUS),
+    ("Can you unremember what I told you a minute ago?", FORGET_PREVIOUS),
+    ("Wipe what I just typed.", FORGET_PREVIOUS),
+]
+
+FRESH_NEGATIVE: list[str] = [
+    "I don't remember storing this file anywhere.",
+    "Keep this out of the sun or it will melt.",
+    "I can't remember my address anymore, it's been years.",
+    "Don't add sugar to my coffee.",
+    "Can you remember what I said about my sister?",
+    "Please remember this: my flight is at 9.",
+    "Note this down: I'm allergic to penicillin.",
+    "Don't forget to remind me about the dentist.",
+    "I forgot what I said to her yesterday.",
+    "My manager told me to keep it off the books.",
+    "Don't store the cheese in the fridge door.",
+    "Record this: I ran 10 km today.",
+    "You don't need to remind me again.",
+    "I want you to remember that I'm vegetarian.",
+    "Don't save the best for last, my mother always said.",
+    "The memory on my laptop is full, don't install anything.",
+    "Please don't log me out.",
+    "Forget about the weather, what's for dinner?",
+    "I wrote it in my notes so I wouldn't forget.",
+    "He asked me not to record the meeting.",
+    "I hold on to receipts for taxes.",
+    "Don't keep me waiting tomorrow.",
+    "Nothing in this recipe should be fried.",
+    "I keep this photo on my desk.",
+    "My therapist keeps notes on everything I say.",
+    "Could you not be so formal?",
+    "Don't put my name on the list yet.",
+    "I deleted what I wrote on Facebook.",
+    "Forget the last bus, I'll take a taxi.",
+    "Do you remember what I told you about my trip?",
+    "Can you save this recipe for later?",
+    "Please don't remind me of that exam.",
+    "I'd rather you didn't call me sir.",
+    "Don't track my steps during the night.",
+    "I don't want you to forget my birthday.",
+    "Strike the match away from you.",
+    "Erase the whiteboard before the meeting, my boss said.",
+    "Remove the last paragraph from my essay.",
+    "Don't write the date in the American format.",
+    "Keep a record of my runs this week.",
+]
