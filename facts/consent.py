@@ -39,18 +39,40 @@ _OPENING = (
     r"(?:(?:please|kindly|just|also|now)\s+)*"
 )
 _NOT = r"(?:don't|do not)\s+"
+# The other ways an imperative says "not": to the assistant ("you must not", "you don't need
+# to"), or suggested ("no need to", "let's not"). Each is a request only at a clause opening,
+# like "don't"; with "I" as the subject ("I never remember") it is a statement.
+_NOT_ANY = (
+    r"(?:(?:you\s+)?(?:don't|do not|never|must not|mustn't|should not|shouldn't|need not|needn't"
+    r"|(?:don't|do not) (?:need|have) to)|no need to|let's not(?: have you)?)\s+"
+)
 # Verbs whose only meaning here is keeping a memory: any object (or none) will do.
 _MEMORY_VERB = r"(?:remember|memori[sz]e|retain)\b"
 # Verbs with everyday meanings: they need a pointing object or a memory as their place.
 _KEEP_VERB = (
-    r"(?:save|store|keep|record|log|note|write|commit|add|put|track|hold on to|make a note of|keep a record of)\b"
+    r"(?:save|store|keep|record|log|note|write|commit|add|put|track|hold on ?to|file"
+    r"|(?:make|keep) (?:a|any) (?:note|record|log) of)\b"
 )
+# The same verbs after "refrain from", "avoid", "mind not", "want you": the -ing forms.
+_MEMORY_ING = r"(?:remembering|memori[sz]ing|retaining)\b"
+_KEEP_ING = r"(?:saving|storing|keeping|recording|logging|noting|writing down|filing|holding on ?to)\b"
+# Their past participles, for "this shouldn't be saved"; an everyday one (saved, kept) counts
+# only at the end of its clause or with a memory as its place ("it shouldn't be kept in the
+# fridge" is not a request).
+_MEMORY_DONE = r"(?:remembered|memori[sz]ed|retained)\b"
+_KEEP_DONE = r"(?:saved|stored|kept|recorded|logged|noted|written down|filed)"
+_PLACE = r"(?:your |my |the )?(?:long-term )?(?:memory|memories|notes|profile|records?|file|history)\b"
 _POINTING = (
     r"(?:this|that|it|any of (?:this|that|it)|anything|all (?:of )?(?:this|that)|what (?:i'm|i am) about to"
     r"|what follows|the following|a (?:record|note) of (?:this|that|it))\b"
 )
-_IN_MEMORY = r"[^.!?;]{0,30}\b(?:to|in|into) (?:your |my |the )?(?:memory|memories|notes|profile)\b"
+_IN_MEMORY = r"[^.!?;]{0,30}\b(?:to|in|into) " + _PLACE
 _CLAUSE_END = r"\s*(?:[.!;]|$)"
+_DONE = r"(?:" + _MEMORY_DONE + "|" + _KEEP_DONE + r"(?:\s*(?:[.!;,]|$)|" + _IN_MEMORY + "))"
+_NEGATED_BE = (
+    r"(?:(?:should|must|shall|can|could|would|need|ought)(?:n't| not)|is not to|isn't to|needs? not|not|never)"
+    r"\s+(?:to\s+)?(?:be|get)\s+"
+)
 
 _WITHHOLD_PATTERNS = [
     # Don't remember this / do not memorise my address / for this message only: do not remember.
@@ -59,23 +81,39 @@ _WITHHOLD_PATTERNS = [
     _OPENING + _NOT + _KEEP_VERB + r"\s+" + _POINTING,
     _OPENING + _NOT + _KEEP_VERB + _IN_MEMORY,
     _OPENING + _NOT + r"(?:save|store|log|record)" + _CLAUSE_END,
+    # You must not remember this / no need to keep any of it / let's not have you remember this.
+    _OPENING + _NOT_ANY + "(?:" + _MEMORY_VERB + "|" + _KEEP_VERB + r"\s+" + _POINTING + ")",
+    # Kindly refrain from remembering this / avoid saving any of this.
+    r"\b(?:refrain from|avoid|stop) (?:" + _MEMORY_ING + "|" + _KEEP_ING + r"\s+" + _POINTING + ")",
+    # I'd rather this not be saved / this shouldn't be remembered / any of this must not get stored.
+    r"\b(?:this|that|it|any of (?:this|that|it)|all of this|this (?:message|part|bit|one))\s+" + _NEGATED_BE + _DONE,
+    # Nothing from this message should be saved / nothing I say here is to be remembered.
+    r"\bnothing (?:(?:from|in|of) (?:this|that|my) (?:message|chat|conversation|session)\s+"
+    r"|i (?:say|tell you|write)(?: here| now| next)?\s+)(?:should|must|can|may|is to|needs to)\s+(?:be|get)\s+" + _DONE,
+    # Keep this out of your memory / leave it out of my profile / exclude this from memory.
+    r"\b(?:keep|leave) (?:this|that|it|all of this|any of this|this (?:message|part|bit|one)) out of " + _PLACE,
+    r"\b(?:exclude|omit) (?:this|that|it)(?: \w+)? from " + _PLACE,
+    # This shouldn't go into your memory.
+    r"\b(?:this|that|it)\s+(?:should|must|can)(?:n't| not) (?:go|end up|get) (?:in|into|to) " + _PLACE,
     # Can you not remember this? / could you not save that?
     r"\b(?:can|could|would|will) you (?:please )?not (?:" + _MEMORY_VERB + "|" + _KEEP_VERB + r"\s+" + _POINTING + ")",
     # Would you mind not remembering this?
-    r"\bmind not (?:remembering|memori[sz]ing|saving|storing|keeping|recording)\b",
+    r"\bmind not (?:" + _MEMORY_ING + "|" + _KEEP_ING + ")",
     # I'd rather you didn't remember this / I'd prefer that you don't save it.
-    r"\b(?:rather|prefer(?: it)? if|prefer that) you (?:didn't|did not|don't|do not|wouldn't|would not) "
+    r"\b(?:rather|prefer(?: it)? if|prefer that|appreciate it if|be better if) you "
+    r"(?:didn't|did not|don't|do not|wouldn't|would not) "
     r"(?:" + _MEMORY_VERB + "|" + _KEEP_VERB + r"\s+" + _POINTING + ")",
     # I don't want you to remember this / I don't want this remembered.
     r"\b(?:don't|do not) want (?:you to (?:" + _MEMORY_VERB + "|" + _KEEP_VERB + r"\s+" + _POINTING + ")"
+    r"|you (?:" + _MEMORY_ING + "|" + _KEEP_ING + r"\s+" + _POINTING + ")"
     r"|(?:this|that|it|any of this) (?:to be )?(?:remembered|saved|stored|recorded|kept)\b)",
     # Please forget this / forget this conversation happened ("forget it" is "never mind").
     _OPENING + r"forget (?:this|all of this)\b",
     # Off the record: ... / strictly off the record, ... / this is off the record.
     r"(?:^|[.!?;]\s*)(?:(?:strictly|completely|totally|purely|just|all of this)\s+)?"
     r"off the record\s*[:,\-\u2013\u2014]",
-    r"\b(?:this|that|it|what follows|all of this)"
-    r"(?:'s| is| stays| remains| is strictly| is completely) off the record\b",
+    # This is off the record / treat this as off the record / all of this stays strictly off the record.
+    r"\b(?:this|that|it|what follows|all of this)\b(?:(?!\bnot\b)[^.!?;]){0,25}\boff the record\b",
     r"\b(?:go|keep (?:this|it|that|all of this)) off the record\b",
     r"\btell(?:ing)? you (?:this|that) off the record\b",
     r"(?:^|[.!?;]\s*)not for the record\b",
@@ -93,14 +131,19 @@ _FORGET_PREVIOUS_PATTERNS = [
     # Forget I said that / forget that I mentioned my ex / forget I ever mentioned it.
     _OPENING + r"forget (?:that )?i (?:ever |just |even )?" + _SAID,
     # Forget that last message / can you forget the last thing I said?
-    _OPENING + r"forget (?:that|the|my) last (?:message|thing|bit|part|sentence)",
+    _OPENING + r"forget (?:everything (?:from|in) |all of )?(?:that|the|my) (?:last|previous) "
+    r"(?:message|thing|bit|part|sentence|comment|reply|turn)",
     # Pretend I never said that.
     _OPENING + r"pretend i never " + _SAID,
     # Delete what I just told you / erase that last bit from your memory / strike that from the record.
     _OPENING + r"(?:scratch|strike|erase|delete|remove|wipe) (?:what|everything) i (?:just )?" + _SAID,
     _OPENING
-    + r"(?:scratch|strike|erase|delete|remove|wipe) (?:that|it|this|that last \w+|the last \w+)"
-    + r"(?: \w+){0,2} from (?:your |my |the )?(?:memory|memories|record|notes)\b",
+    + r"(?:scratch|strike|erase|delete|remove|wipe) (?:that|it|this|my|the)"
+    + r"(?: \w+){0,3} from (?:your |my |the )?(?:memory|memories|record|notes)\b",
+    # Delete my last message / erase that previous message.
+    _OPENING + r"(?:erase|delete|remove|wipe) (?:that|my|the) (?:last|previous) (?:message|comment|reply|turn)",
+    # Can you unremember what I told you?
+    _OPENING + r"un-?remember (?:what|everything|all(?: that)?) i (?:just )?" + _SAID,
 ]
 
 _WITHHOLD_RE = [re.compile(p) for p in _WITHHOLD_PATTERNS]
@@ -124,7 +167,7 @@ class ConsentRequest:
 def _normalise(text: str) -> str:
     text = text.translate(_APOSTROPHES).casefold()
     text = re.sub(r"\bdont\b", "don't", text)
-    text = re.sub(r"\boff-the-record\b", "off the record", text)
+    text = re.sub(r"\boff(?:-the-|-| )record\b", "off the record", text)
     text = _QUOTED.sub(" ", text)
     return text
 

@@ -10,7 +10,9 @@ that only learnt the development phrases shows. Run it alone to read the matrice
 from __future__ import annotations
 
 from facts.consent import FORGET_PREVIOUS, WITHHOLD, detect
+from tests.facts.consent_fresh_phrases import FRESH_NEGATIVE, FRESH_POSITIVE
 from tests.facts.consent_phrases import DEV_NEGATIVE, DEV_POSITIVE, HELD_NEGATIVE, HELD_POSITIVE
+from tests.facts.consent_third_phrases import THIRD_NEGATIVE, THIRD_POSITIVE
 
 
 def _matrix(positives: list[tuple[str, str]], negatives: list[str]) -> dict:
@@ -60,6 +62,22 @@ def test_it_meets_the_precision_and_recall_aim_on_the_whole_set_and_reports_the_
     assert whole["recall"] >= 0.90, _report("whole", whole)
 
 
+def test_on_the_sets_held_back_from_its_rules_it_flags_no_look_alike_and_errs_only_towards_keeping():
+    """Recall on these sets is reported, not held to the aim (docs/design.md §13 gives it); a
+    look-alike flagged would withhold a turn the person wanted kept, and a withhold read as
+    "forget the previous turn" would delete what they said before, so neither may happen."""
+    print()
+    for name, positives, negatives in (
+        ("fresh", FRESH_POSITIVE, FRESH_NEGATIVE),
+        ("third (independent)", THIRD_POSITIVE, THIRD_NEGATIVE),
+    ):
+        m = _matrix(positives, negatives)
+        print(_report(name, m))
+        assert m["fp"] == 0, [t for t in negatives if detect(t) is not None]
+        misread = [t for t, kind in positives if kind == WITHHOLD and (d := detect(t)) and d.kind == FORGET_PREVIOUS]
+        assert misread == []
+
+
 def test_it_reads_only_requests_to_the_assistant_not_quotes_or_questions():
     assert detect("Off the record: I'm moving to Lisbon.") is not None
     assert detect("My friend said 'off the record: he is moving' and told everyone.") is None
@@ -71,3 +89,24 @@ def test_it_tells_forgetting_the_previous_turn_from_withholding_this_one():
     assert detect("Forget what I just said.").kind == FORGET_PREVIOUS  # type: ignore[union-attr]
     assert detect("Don't remember this.").kind == WITHHOLD  # type: ignore[union-attr]
     assert detect("Forget it, let's talk about the weather.") is None
+
+
+def test_it_reads_the_other_ways_of_saying_not_and_a_memory_as_the_place():
+    for request in (
+        "You must not remember this.",
+        "Kindly refrain from remembering this.",
+        "I'd rather this not be saved.",
+        "Nothing from this message should be saved.",
+        "Keep this out of your memory.",
+        "This is off-record: my company is laying people off.",
+        "I don't want you storing this.",
+    ):
+        assert detect(request) is not None, request
+    for statement in (
+        "It shouldn't be kept in the fridge.",
+        "I never remember where I put my keys.",
+        "Stop saving money for a car you'll never buy.",
+        "You don't need to remind me.",
+        "This should be saved for later.",
+    ):
+        assert detect(statement) is None, statement
