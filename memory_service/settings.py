@@ -6,6 +6,7 @@ the local embedding model and the offline rule-based extractor.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
 import sys
@@ -17,7 +18,7 @@ from kombu import Exchange, Queue
 from kombu.transport import TRANSPORT_ALIASES
 
 from memory_service.db.postgresql_urls import with_socket_host
-from memory_service.environment import NOT_A_RATE, Env
+from memory_service.environment import NOT_A_RATE, NOT_AN_ADDRESS, Env
 from memory_service.private_files import private_folder, private_text_once
 from memory_service.ratelimit import RATE_FORMS, parse_rate
 from memory_service.web_server import web_server_settings
@@ -394,6 +395,26 @@ MEMORY_WEBHOOK_TIMEOUT_SECONDS = env.float("MEMORY_WEBHOOK_TIMEOUT_SECONDS", def
 MEMORY_WEBHOOK_BACKOFF_SECONDS = env.float("MEMORY_WEBHOOK_BACKOFF_SECONDS", default=10.0, minimum=0.01)
 MEMORY_WEBHOOK_BACKOFF_MAX_SECONDS = env.float("MEMORY_WEBHOOK_BACKOFF_MAX_SECONDS", default=3600.0, minimum=0.01)
 MEMORY_WEBHOOK_MAX_ATTEMPTS = env.int("MEMORY_WEBHOOK_MAX_ATTEMPTS", default=15, minimum=1)
+# The delivery log (delivered and given-up rows) is kept this many days, then pruned hourly.
+MEMORY_WEBHOOK_LOG_DAYS = env.int("MEMORY_WEBHOOK_LOG_DAYS", default=30, minimum=1)
+CELERY_BEAT_SCHEDULE["prune-webhook-log"] = {"task": "webhooks.prune_log", "schedule": 3600.0}
+
+
+def _networks(raw: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    return [ipaddress.ip_network(part.strip(), strict=False) for part in raw.split(",") if part.strip()]
+
+
+# Where webhooks may go (webhooks/addresses.py): public addresses only, unless the operator
+# allows networks of their own (CIDRs), or every address (a single host, the tests).
+MEMORY_WEBHOOK_ALLOW_PRIVATE_NETWORKS = env.bool("MEMORY_WEBHOOK_ALLOW_PRIVATE_NETWORKS", default=False)
+MEMORY_WEBHOOK_ALLOWED_NETWORKS = [
+    str(network)
+    for network in _networks(
+        env.checked(
+            "MEMORY_WEBHOOK_ALLOWED_NETWORKS", "", "networks like 10.0.0.0/8,fd00::/8", _networks, NOT_AN_ADDRESS
+        )
+    )
+]
 CELERY_BEAT_SCHEDULE["deliver-webhooks"] = {"task": "webhooks.deliver_due", "schedule": MEMORY_WEBHOOK_SWEEP_SECONDS}
 
 # --- Memory: embeddings and recall (docs/design.md §5) -------------------------------------

@@ -32,7 +32,10 @@ class EndpointIn(Schema):
         min_length=1,
         max_length=2000,
         pattern=URL_PATTERN,
-        description="http:// or https:// URL that receives the POSTs",
+        description=(
+            "http:// or https:// URL that receives the POSTs; its host must be a public address or a name "
+            "resolving only to public ones (422 webhook_address otherwise; docs/api.md 'Where webhooks may go')"
+        ),
     )
     events: list[Event] = Field(..., min_length=1)
 

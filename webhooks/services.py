@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from facts.models import Tenant
 from memory_service.errors import NotFound, Rejected
-from webhooks import signing
+from webhooks import addresses, signing
 from webhooks.models import DeliveryState, WebhookDelivery, WebhookEndpoint
 
 logger = logging.getLogger(__name__)
@@ -51,6 +51,10 @@ def _checked_url(url: str) -> str:
         raise Rejected("webhook_url", "The webhook URL must not carry credentials; verify the signature instead.")
     if len(url) > 2000:
         raise Rejected("webhook_url", "The webhook URL is longer than 2000 characters.")
+    try:
+        addresses.check_url(url)
+    except addresses.AddressRefused as exc:
+        raise Rejected("webhook_address", str(exc)) from exc
     return url
 
 
@@ -137,6 +141,20 @@ def strip_facts(*, fact_uuids: list[str]) -> int:
     return stripped
 
 
+def prune_log(*, batch: int = 1000) -> int:
+    """Delete the delivery log's delivered and given-up rows older than MEMORY_WEBHOOK_LOG_DAYS
+    (queued rows stay, whatever their age); a batch per transaction, so a large backlog never
+    holds the write lock for long. Returns how many rows went."""
+    cutoff = timezone.now() - timedelta(days=settings.MEMORY_WEBHOOK_LOG_DAYS)
+    old = WebhookDelivery.objects.filter(
+        state__in=(DeliveryState.DELIVERED, DeliveryState.FAILED), created_at__lt=cutoff
+    ).order_by("pk")
+    pruned = 0
+    while ids := list(old.values_list("pk", flat=True)[:batch]):
+        pruned += WebhookDelivery.objects.filter(pk__in=ids).delete()[0]
+    return pruned
+
+
 # --- Delivery ------------------------------------------------------------------------------
 
 
@@ -164,13 +182,26 @@ def _claim(delivery: WebhookDelivery) -> bool:
 
 
 def _post(client: httpx.Client, delivery: WebhookDelivery) -> tuple[int | None, str]:
+    try:
+        # Resolved and checked now, not only at registration: the name may point elsewhere since.
+        target = addresses.pin(delivery.endpoint.url)
+    except addresses.AddressRefused as exc:
+        return None, f"Not sent: {exc}"[:500]
     body = json.dumps(delivery.payload, separators=(",", ":"), sort_keys=True).encode()
     timestamp = int(timezone.now().timestamp())
     headers = signing.headers(delivery.endpoint.secret, delivery.message_id, timestamp, body)
+    # To the checked address; the URL's host stays in Host and in TLS (SNI and the certificate check).
+    extensions = {"sni_hostname": target.sni_hostname} if target.sni_hostname else {}
     try:
-        response = client.post(delivery.endpoint.url, content=body, headers=headers)
+        response = client.post(
+            target.url, content=body, headers={**headers, "Host": target.host_header}, extensions=extensions
+        )
     except httpx.HTTPError as exc:
         return None, f"{type(exc).__name__}: {exc}"[:500]
+    if 300 <= response.status_code < 400:
+        # Never followed: the next hop's address would not have been checked.
+        where = response.headers.get("Location") or "nowhere"
+        return response.status_code, f"HTTP {response.status_code}: a redirect (to {where}) is not followed"[:500]
     return response.status_code, "" if response.is_success else f"HTTP {response.status_code}"
 
 
@@ -203,9 +234,13 @@ def deliver_due(*, limit: int = 200) -> Sweep:
     stop_at = time.monotonic() + max(
         1.0, settings.CELERY_TASK_SOFT_TIME_LIMIT / 2 - settings.MEMORY_WEBHOOK_TIMEOUT_SECONDS
     )
-    # The endpoint's URL only: no redirects followed, no proxy from the environment.
+    # The endpoint's URL only: no redirects followed, no proxy from the environment, and no
+    # connection kept: one made for a host's checked address is never reused for another host.
     with httpx.Client(
-        timeout=settings.MEMORY_WEBHOOK_TIMEOUT_SECONDS, follow_redirects=False, trust_env=False
+        timeout=settings.MEMORY_WEBHOOK_TIMEOUT_SECONDS,
+        follow_redirects=False,
+        trust_env=False,
+        limits=httpx.Limits(max_keepalive_connections=0),
     ) as client:
         for delivery in due:
             if time.monotonic() > stop_at:

@@ -8,6 +8,7 @@ import hashlib
 import hmac
 import json
 import socket
+import ssl
 import threading
 import time
 from dataclasses import dataclass, field
@@ -49,6 +50,8 @@ class Receiver:
     duplicates: int = 0
     delay: float = 0.0  # seconds each answer takes
     bad_signatures: int = 0
+    hosts: list[str] = field(default_factory=list)  # each request's Host header
+    redirect_to: str = ""  # when set, every POST is answered 302 with this Location
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def handle(self, headers, body: bytes) -> int:
@@ -56,7 +59,8 @@ class Receiver:
         now = time.monotonic()
         msg_id = headers.get("webhook-id", "")
         with self.lock:
-            status = 503 if now < self.down_until else 200
+            self.hosts.append(headers.get("Host", ""))
+            status = 503 if now < self.down_until else 302 if self.redirect_to else 200
             if status == 200:
                 try:
                     payload = verify(self.secret, headers, body)
@@ -80,12 +84,14 @@ def free_port() -> int:
 class Server:
     """An http.server thread on 127.0.0.1:`port` that passes each POST to `receiver`."""
 
-    def __init__(self, receiver: Receiver, port: int = 0):
+    def __init__(self, receiver: Receiver, port: int = 0, tls: ssl.SSLContext | None = None):
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 status = receiver.handle(self.headers, body)
                 self.send_response(status)
+                if status == 302:
+                    self.send_header("Location", receiver.redirect_to)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 
@@ -94,7 +100,10 @@ class Server:
 
         ThreadingHTTPServer.allow_reuse_address = True
         self.httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/hook"
+        self.port = self.httpd.server_address[1]
+        if tls is not None:
+            self.httpd.socket = tls.wrap_socket(self.httpd.socket, server_side=True)
+        self.url = f"{'https' if tls else 'http'}://127.0.0.1:{self.port}/hook"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()
 
