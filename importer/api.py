@@ -151,6 +151,20 @@ def import_turns(request, user_id: UserId):
     return _import(request, user_id, "turns")
 
 
+FORMATS = ("chatgpt", "claude", "turns")
+
+
+# The same path as the progress route below, so a POST to a format no route takes answers
+# here (a JSON 404 naming the formats) rather than with the GET route's bare 405 page.
+@router.post("/users/{user_id}/imports/{import_id}", include_in_schema=False)
+def import_unknown_format(request, user_id: UserId, import_id: str):
+    require_scope(request, "write")
+    routes = ", ".join(f"/users/{{user_id}}/imports/{kind}" for kind in FORMATS)
+    raise NotFound(
+        f"There is no import format {import_id!r}; POST the export to one of {routes}.", formats=list(FORMATS)
+    )
+
+
 @router.get("/users/{user_id}/imports/{import_id}", response={200: ImportOut, **errors(401, 403, 404, 422)})
 def get_import(request, user_id: UserId, import_id: int):
     """How an import goes: turns posted so far (added, withheld, already there, refused)."""

@@ -14,7 +14,7 @@ from facts import privacy, services
 from facts.models import Fact, MemoryUser, Turn, TurnState
 from importer.models import ImportBatch, ImportTurn
 from importer.services import import_start, import_step
-from tests.base import ApiClient, make_tenant
+from tests.base import ApiClient, issue_key, make_tenant
 from tests.importer.exports import chatgpt_export, claude_export, jsonl_export
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -140,7 +140,6 @@ def test_the_api_takes_an_export_and_reports_how_it_goes(api, django_capture_on_
         ("claude", b"\xff\xfe", 422, "bad_export"),
         ("chatgpt", b'[{"title": "no mapping"}]', 422, "bad_export"),
         ("turns", b'[{"user_input": 5}]', 422, "bad_export"),
-        ("word", b"[]", 405, None),
     ],
 )
 def test_the_api_refuses_what_is_not_an_export_and_writes_nothing(api, route, body, status, rule):
@@ -149,6 +148,24 @@ def test_the_api_refuses_what_is_not_an_export_and_writes_nothing(api, route, bo
     assert response.status_code == status, response.content
     assert rule is None or response.json()["rule"] == rule
     assert not MemoryUser.objects.filter(external_id="hal").exists()
+
+
+@pytest.mark.parametrize("route", ["word", "jsonl", "CHATGPT", "7"])
+def test_a_post_to_a_format_there_is_no_route_for_is_a_json_404_naming_the_formats(api, route):
+    response = api.post(f"/users/hal/imports/{route}", raw=b"[]")
+
+    assert response.status_code == 404, response.content
+    assert response["Content-Type"] == "application/json; charset=utf-8"
+    body = response.json()
+    assert repr(route) in body["detail"] and "/imports/chatgpt" in body["detail"]
+    assert body["formats"] == ["chatgpt", "claude", "turns"]
+    assert not MemoryUser.objects.filter(external_id="hal").exists()
+
+
+def test_a_read_key_posting_to_an_unknown_format_is_refused_as_for_any_import(api, alice):
+    reader = ApiClient(issue_key(alice.tenant, ("read",)))
+
+    assert reader.post("/users/hal/imports/word", raw=b"[]").status_code == 403
 
 
 def test_an_export_with_nothing_to_import_says_so_and_creates_no_one(api):
