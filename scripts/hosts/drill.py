@@ -26,14 +26,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from checks import Store, marker_recalled, read_your_writes, unfinished  # noqa: E402
-from load import Api, Stream, TurnPost  # noqa: E402
+from checks import Store, marker_recalled, unfinished  # noqa: E402
+from faults import FAULTS, Faults, share  # noqa: E402
+from layout import bring_up, make_network  # noqa: E402
+from load import Api, Stream  # noqa: E402
 from netns import Network  # noqa: E402
+from plan import build_plan, default_data  # noqa: E402
 from procs import wait_for  # noqa: E402
-from services import HOSTS, ROOT, Cluster, addr  # noqa: E402
+from services import ROOT, Cluster, addr  # noqa: E402
 
-DATA = ROOT.parent / "shared/data/locomo-dev"
-FAULTS = ("web-kill", "dbworker-kill", "redis-restart", "replica-lag", "primary-restart")
 RECOVERY_LIMIT = 240.0
 
 
@@ -41,7 +42,7 @@ RECOVERY_LIMIT = 240.0
 class Result:
     fault: str
     start: float  # seconds since the stream began
-    restored: float  # the fault's action is over (host started again, lag removed)
+    restored: float  # the fault's action is over (host started again, lag removed, primary accepting)
     recovered: float  # answering again and every turn acknowledged before `restored` processed
     errors_in_window: dict[str, int]
     acked: int
@@ -50,44 +51,24 @@ class Result:
     markers: str
     note: str = ""
     details: dict = field(default_factory=dict)
+    served_again: float | None = None  # seconds from `restored` to a turn and a recall answered
 
     def row(self) -> str:
         errors = ", ".join(f"{n} {k}" for k, n in sorted(self.errors_in_window.items())) or "0"
         window = f"{self.start:.0f}-{self.recovered:.0f} s"
         recover = f"{self.recovered - self.start:.1f} s"
-        cells = [self.fault, window, errors, f"{self.lost} of {self.acked}", self.doubled, self.markers, recover]
+        served = "-" if self.served_again is None else f"{self.served_again:.1f} s"
+        cells = [
+            self.fault,
+            window,
+            errors,
+            f"{self.lost} of {self.acked}",
+            self.doubled,
+            self.markers,
+            recover,
+            served,
+        ]
         return "| " + " | ".join(str(cell) for cell in cells) + " |"
-
-
-def build_plan(data: Path, run_id: str, turns: int, marker_every: int = 10) -> list[TurnPost]:
-    """LoCoMo dev turns, the conversations interleaved (one memory user each), with a marker
-    turn ("I use <word>.", a word no conversation has) after every `marker_every`."""
-    queues = []
-    for file in sorted(data.glob("*.json")):
-        conv = json.loads(file.read_text())
-        user, posts = f"locomo-{file.stem}", []
-        n = 1
-        while f"session_{n}" in conv:
-            session = conv[f"session_{n}"]
-            for j, turn in enumerate(session):
-                reply = session[j + 1]["text"] if j + 1 < len(session) else ""
-                sid = f"session-{n}-{turn['speaker']}"
-                posts.append(TurnPost(user, sid, turn["dia_id"], f"{turn['speaker']}: {turn['text']}", reply))
-            n += 1
-        queues.append(posts)
-    plan: list[TurnPost] = []
-    i = 0
-    while len(plan) < turns and any(queues):
-        queue = queues[i % len(queues)]
-        i += 1
-        if queue:
-            plan.append(queue.pop(0))
-            if len(plan) % marker_every == 0:
-                marker = f"zqmk{run_id}x{len(plan)}"
-                plan.append(
-                    TurnPost(plan[-1].user, "drill-markers", f"mk{len(plan)}", f"I use {marker}.", marker=marker)
-                )
-    return plan
 
 
 class Drill:
@@ -99,6 +80,7 @@ class Drill:
         self.cluster: Cluster | None = None
         self.stream: Stream | None = None
         self.results: list[Result] = []
+        self.summary: dict = {}
         self.unrecovered = 0
         self.replicas = replicas_landed()
 
@@ -108,98 +90,14 @@ class Drill:
 
     # --- building -------------------------------------------------------------------------------
     def build(self) -> None:
-        began = time.monotonic()
-        self.net.create()
-        for role, octet in HOSTS.items():
-            self.net.add_host(role, octet)
-        self.net.enter("client")
-        c = self.cluster = Cluster(self.net, self.tmp, replica_env=True, log_statements=self.replicas)
-        c.start_redis()
-        c.start_llm()
-        c.start_llm_worker()  # it needs no database: it loads its model while the primary starts
-        c.start_primary()
-        self.say("primary up")
-        c.start_replica()
-        self.say("replica up (pg_basebackup -R)")
-        self.key = c.migrate()
-        self.say("migrated")
-        for start in (lambda: c.start_web("web1"), lambda: c.start_web("web2"), c.start_db_worker):
-            start()
-        for role in ("web1", "web2"):
-            wait_for(lambda role=role: c.web_ready(role), 240, role, 0.5)
-        for role in ("dbw", "llmw"):
-            wait_for(lambda role=role: c.worker_ready(role), 240, role, 0.5)
-        c.start_proxy()
-        self.store = Store(c.db_url)
-        self.api = Api(addr("proxy"), 80, self.key)
-        self.say(f"{len(HOSTS)} hosts up in {time.monotonic() - began:.0f} s (replica routing: {self.replicas})")
+        make_network(self.net)
+        self.cluster = Cluster(self.net, self.tmp, replica_env=True, log_statements=self.replicas)
+        key = bring_up(self.cluster, self.say)
+        self.store = Store(self.cluster.db_url)
+        self.api = Api(addr("proxy"), 80, key)
+        self.say(f"replica routing: {self.replicas}")
 
-    # --- faults ---------------------------------------------------------------------------------
-    def inject(self, fault: str) -> tuple[float, float, str, dict]:
-        c, s = self.cluster, self.stream
-        assert c is not None and s is not None
-        start, note, details = s.now(), "", {}
-        if fault == "web-kill":
-            c.procs["web1"].kill()
-            time.sleep(self.opts.hold)
-            mark = c.procs["web1"].log_size()
-            c.restart("web1")
-            wait_for(lambda: c.web_ready("web1", since=mark), 240, "web1 again", 0.5)
-            note = "kill -9 web1 (gunicorn master and worker); started again after the hold"
-        elif fault == "dbworker-kill":
-            c.procs["dbw"].kill()
-            time.sleep(self.opts.hold)
-            mark = c.procs["dbw"].log_size()
-            c.restart("dbw")
-            wait_for(lambda: c.worker_ready("dbw", since=mark), 240, "db worker again", 0.5)
-            note = "kill -9 the db worker (with its beat and pool); started again after the hold"
-        elif fault == "redis-restart":
-            details["before"] = c.redis_queues()
-            c.procs["redis"].kill()
-            c.restart("redis")
-            wait_for(lambda: c.redis_up(), 30, "redis again")
-            details["after"] = c.redis_queues()
-            note = "kill -9 redis-server, started again on its append-only file"
-        elif fault == "replica-lag":
-            c.replica_apply_delay("2s")
-            before = c.vector_searches() if self.replicas else {}
-            details["lag_s"] = self.watch_lag(self.opts.lag_hold)
-            if self.replicas:
-                details["replica_share_in_lag"] = share(before, c.vector_searches())
-            c.replica_apply_delay(None)
-            note = "the replica applies every commit 2 s late (recovery_min_apply_delay)"
-        elif fault == "primary-restart":
-            c.restart_primary()
-            note = "fast shutdown of the primary and a start (its clients' connections cut)"
-        return start, s.now(), note, details
-
-    def probe(self, count: int) -> dict:
-        """`count` "store then recall at once" probes, 4 clients at a time, while the replica lags."""
-        from concurrent.futures import ThreadPoolExecutor
-
-        began = time.monotonic()
-        users = [f"ryw-{self.run_id}-{i}" for i in range(4)]
-        with ThreadPoolExecutor(4) as pool:
-            found = list(pool.map(lambda n: read_your_writes(self.api, self.store, users[n % 4], n), range(count)))
-        return {
-            "probes": count,
-            "misses_at_once": sum(1 for at_once, _ in found if not at_once),
-            "misses": sum(1 for _, indexed in found if not indexed),  # once the primary had indexed it
-            "seconds": round(time.monotonic() - began, 1),
-        }
-
-    def watch_lag(self, hold: float) -> float:
-        assert self.cluster is not None
-        worst, until = 0.0, time.monotonic() + hold
-        while time.monotonic() < until:
-            try:
-                lag = self.store.replica_lag_seconds(self.cluster.replica_url)
-            except Exception:  # noqa: BLE001 (a probe; the replica may be busy)
-                lag = None
-            worst = max(worst, lag or 0.0)
-            time.sleep(0.5)
-        return round(worst, 2)
-
+    # --- faults and checks ------------------------------------------------------------------------
     def recover(self, restored: float, traffic: bool = True) -> float:
         """Seconds since the stream began when the API answers turns and recalls again (while
         the clients send them) and every turn acknowledged before the fault ended is processed."""
@@ -244,44 +142,41 @@ class Drill:
             f"{recalled}/{len(markers)}",
             note,
             details | {"lost_sample": lost[:5]},
+            served_again=s.served_again(restored),
         )
         self.say(result.row())
         return result
 
     def run(self) -> None:
         self.build()
+        assert self.cluster is not None
         plan = build_plan(self.opts.data, self.run_id, self.opts.turns)
         self.stream = Stream(self.api, plan, self.opts.turn_rate, self.opts.recall_rate)
+        faults = Faults(self.cluster, self.stream, self.store, self.api, self.opts, self.replicas)
         self.stream.start()
         self.searches_at_start = self.cluster.vector_searches() if self.replicas else {}
         self.say(f"streaming {len(plan)} turns at {self.opts.turn_rate}/s, recalls at {self.opts.recall_rate}/s")
+        self.say(f"turns from {self.opts.data}")
         for fault in self.opts.faults:
-            time.sleep(self.opts.calm)
+            self.calm()
             self.say(f"fault: {fault}")
-            start, restored, note, details = self.inject(fault)
+            start, restored, note, details = faults.inject(fault)
             self.results.append(self.check(fault, start, restored, note, details))
-        time.sleep(self.opts.calm)
+        self.calm()
         self.stream.stop()
         self.final()
         if self.replicas and self.opts.probes:
-            self.probes_under_lag()
+            result = faults.probes_under_lag(self.opts.probes, self.run_id)
+            self.summary["read_your_writes_under_2s_lag"] = result
+            self.say(json.dumps(result))
 
-    def probes_under_lag(self) -> None:
-        """Read your own writes with the replica 2 s behind: `--probes` "store then recall at
-        once" probes, after the stream (their 1,000 facts and index writes, made during the
-        stream, left the db worker a backlog that the fault checks then counted as lost turns)."""
-        assert self.cluster is not None
-        self.cluster.replica_apply_delay("2s")
-        try:
-            time.sleep(3)  # the delay applies from the next commit on
-            before = self.cluster.vector_searches()
-            result = self.probe(self.opts.probes)
-            result["replica_share"] = share(before, self.cluster.vector_searches())
-            result["lag_s"] = self.watch_lag(2.0)
-        finally:
-            self.cluster.replica_apply_delay(None)
-        self.summary["read_your_writes_under_2s_lag"] = result
-        self.say(json.dumps(result))
+    def calm(self) -> None:
+        """`--calm` seconds of plain streaming, and at least one turn acknowledged: a fault
+        before any is an empty check (and a stream that acknowledges none is a failure)."""
+        assert self.stream is not None
+        time.sleep(self.opts.calm)
+        stream = self.stream
+        wait_for(lambda: stream.acked, RECOVERY_LIMIT, "a first acknowledged turn", 0.25)
 
     def final(self) -> None:
         s = self.stream
@@ -328,6 +223,7 @@ class Drill:
 
     # --- tearing down -----------------------------------------------------------------------------
     def teardown(self, failed: bool) -> None:
+        began = time.monotonic()
         if self.stream is not None:
             self.stream.stop_now()
         if self.cluster is not None:
@@ -341,6 +237,7 @@ class Drill:
         shutil.rmtree(self.tmp, ignore_errors=True)
         if left:
             print(f"could not delete namespaces: {left}", file=sys.stderr)
+        self.say(f"torn down in {time.monotonic() - began:.0f} s")
 
 
 def replicas_landed() -> bool:
@@ -348,20 +245,12 @@ def replicas_landed() -> bool:
     return "DATABASE_REPLICA_URLS" in (ROOT / "memory_service/settings.py").read_text()
 
 
-def share(before: dict[str, int], after: dict[str, int]) -> dict:
-    """The replica's share of the vector searches run between two counts."""
-    on = {role: after[role] - before.get(role, 0) for role in after}
-    total = sum(on.values())
-    return {
-        "replica": on.get("pg2", 0),
-        "primary": on.get("pg1", 0),
-        "share": round(on.get("pg2", 0) / total, 3) if total else None,
-    }
-
-
 def table(results: list[Result]) -> str:
-    head = "| fault | window | API errors in the window | turns lost | doubled | markers recalled | time to recover |"
-    return "\n".join([head, "|---|---|---|---|---|---|---|", *(r.row() for r in results)])
+    head = (
+        "| fault | window | API errors in the window | turns lost | doubled | markers recalled "
+        "| time to recover | serving again after restored |"
+    )
+    return "\n".join([head, "|---|---|---|---|---|---|---|---|", *(r.row() for r in results)])
 
 
 def _terminate(signum, _frame) -> None:
@@ -370,22 +259,37 @@ def _terminate(signum, _frame) -> None:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--short", action="store_true", help="one fault (web-kill), few turns: the make test version")
+    parser.add_argument(
+        "--short", action="store_true", help="web-kill only, at 1 turn/s and 4 recalls/s: the make test version"
+    )
     parser.add_argument("--faults", default=",".join(FAULTS))
     parser.add_argument("--turns", type=int, default=3000)
-    parser.add_argument("--turn-rate", type=float, default=5.0)
-    parser.add_argument("--recall-rate", type=float, default=20.0)
-    parser.add_argument("--calm", type=float, default=15.0, help="seconds of plain streaming before each fault")
-    parser.add_argument("--hold", type=float, default=5.0, help="seconds a killed host stays down")
+    parser.add_argument("--turn-rate", type=float, help="turns posted a second (5; --short: 1)")
+    parser.add_argument("--recall-rate", type=float, help="recalls a second (20; --short: 4)")
+    parser.add_argument("--calm", type=float, help="seconds of plain streaming before each fault (15; --short: 3)")
+    parser.add_argument("--hold", type=float, help="seconds a killed host stays down (5; --short: 2)")
     parser.add_argument("--lag-hold", type=float, default=20.0, help="seconds the replica lags")
-    parser.add_argument("--data", type=Path, default=DATA, help="LoCoMo conversations (a folder of JSON files)")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        help="LoCoMo conversations (a folder of JSON files, or one); default: ../shared/data/locomo-dev "
+        "where it is, else the repository's two small ones (tests/bench/data), in rounds",
+    )
     parser.add_argument("--probes", type=int, default=1000, help="read-your-writes probes during the replica lag")
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--logs", type=Path, help="copy every host's log here before the temp folder goes")
     opts = parser.parse_args(argv)
     opts.faults = opts.faults.split(",")
+    # The short form keeps the backlog a loaded machine's db worker leaves small: the drill
+    # waits for every acknowledged turn, so at 5 turns/s most of its time was that wait.
+    defaults = {"turn_rate": 5.0, "recall_rate": 20.0, "calm": 15.0, "hold": 5.0}
     if opts.short:
-        opts.faults, opts.calm, opts.hold, opts.probes = ["web-kill"], 3.0, 2.0, 0
+        opts.faults, opts.probes = ["web-kill"], 0
+        defaults = {"turn_rate": 1.0, "recall_rate": 4.0, "calm": 3.0, "hold": 2.0}
+    for name, value in defaults.items():
+        if getattr(opts, name) is None:
+            setattr(opts, name, value)
+    opts.data = opts.data or default_data()
     unknown = set(opts.faults) - set(FAULTS)
     if unknown:
         parser.error(f"unknown faults: {sorted(unknown)}; known: {', '.join(FAULTS)}")

@@ -212,6 +212,15 @@ class Stream:
             out[f"{kind}_p95_ms"] = round(ms[int(len(ms) * 0.95)]) if ms else None
         return out
 
+    def served_again(self, after: float) -> float | None:
+        """Seconds from `after` until a turn and a recall had both been answered (None: not yet)."""
+        with self._lock:
+            firsts = [
+                min((e.t for e in self.events if e.kind == kind and e.ok and e.t > after), default=None)
+                for kind in ("turn", "recall")
+            ]
+        return None if None in firsts else max(t for t in firsts if t is not None) - after
+
     def last_ok(self, kind: str) -> float:
         with self._lock:
             return max((e.t for e in self.events if e.kind == kind and e.ok), default=-1.0)

@@ -54,13 +54,20 @@ class Proc:
         self.popen.wait(timeout=10)
 
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 20) -> None:
+        self.ask_to_stop(sig)
+        self.finish_stop(time.monotonic() + timeout)
+
+    def ask_to_stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.popen is not None and self.popen.poll() is None:
+            self.signal_group(sig)
+
+    def finish_stop(self, deadline: float) -> None:
+        """Wait for the process until `deadline`, then kill -9 whatever is left in its group
+        (a pool process, a postgres backend)."""
         if self.popen is None:
             return
-        if self.popen.poll() is None:
-            self.signal_group(sig)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.popen.wait(timeout=timeout)
-        # Whatever is left in the group (a pool process, a postgres backend) goes too.
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.popen.wait(timeout=max(0.0, deadline - time.monotonic()))
         self.signal_group(signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.popen.wait(timeout=10)
