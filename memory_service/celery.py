@@ -110,6 +110,20 @@ def _lower_priority(**kwargs) -> None:
 _model_in_master = False
 
 
+def _worker_embedder(queues: set[str]):
+    """The model this worker embeds with. With the `db` queue it has the store: the model recall
+    serves (after a live switch, not the settings' one). Without it (an `embed` worker of the
+    many-hosts layout, no database) the model its settings name, which is what it computes
+    with (recall.index.compute_vectors), told without reading the store's switch row."""
+    from django.conf import settings
+
+    from recall.embeddings import configured_model, embedder_for, get_embedder
+
+    if settings.MEMORY_QUEUE_DB in queues:
+        return get_embedder()
+    return embedder_for(configured_model())
+
+
 @signals.worker_init.connect(dispatch_uid="memory_service.load_model_before_fork")
 def _load_model_before_fork(sender=None, **kwargs) -> None:
     global _model_in_master
@@ -117,14 +131,12 @@ def _load_model_before_fork(sender=None, **kwargs) -> None:
     from celery.concurrency.prefork import TaskPool
     from django.conf import settings
 
-    from recall.embeddings import get_embedder
-
     queues = set(app.amqp.queues.consume_from)
     if not queues & {settings.MEMORY_QUEUE_DB, settings.MEMORY_QUEUE_EMBED}:
         # An `llm` worker never embeds; asking which model is live would read the store,
         # which such a worker may not have (another machine, no DATABASE_URL).
         return
-    embedder = get_embedder()
+    embedder = _worker_embedder(queues)
     pool = get_implementation(getattr(sender, "pool_cls", None) or app.conf.worker_pool)
     if embedder.provider == "local" and issubclass(pool, TaskPool):
         embedder.load_before_fork()
@@ -139,9 +151,7 @@ def _load_model_before_fork(sender=None, **kwargs) -> None:
 @signals.worker_process_init.connect(dispatch_uid="memory_service.warm_model_after_fork")
 def _warm_model_after_fork(**kwargs) -> None:
     if _model_in_master:
-        from recall.embeddings import get_embedder
-
-        get_embedder().warm_after_fork()
+        _worker_embedder(set(app.amqp.queues.consume_from)).warm_after_fork()
         logger.info("Pool process %d: embedding model warm", os.getpid())
 
 
