@@ -30,7 +30,7 @@ from bench import backup_compare, freshness, recall_store, throwaway
 from bench.api.client import Connection
 from bench.api.report import git_commit
 from bench.ingest import Post, Timings
-from bench.locomo import conversation_turns
+from bench.locomo_data import conversation_turns
 from bench.pipeline.replay import user_id_for
 from bench.pipeline.replay_llm import conversation_plan
 from facts.models import ApiKey, Fact, MemoryUser, Tenant, Turn, TurnState

@@ -17,7 +17,7 @@ from itertools import cycle
 
 import numpy as np
 
-from bench import locomo
+from bench import locomo, locomo_data
 from recall import fts
 from recall.services import recall
 
@@ -116,7 +116,7 @@ def _neighbours(conversations: list[tuple[str, dict]], name: str, kind: str, fac
         if total >= facts:
             break
         chosen.append((f"{other}-n{i}", conv))
-        total += len(locomo.corpus_items(conv, kind))
+        total += len(locomo_data.corpus_items(conv, kind))
     return chosen
 
 

@@ -20,7 +20,7 @@ from http.client import HTTPException
 
 from bench.api.client import Connection
 from bench.ingest import Post, Timings
-from bench.locomo import TurnSpec, conversation_turns
+from bench.locomo_data import TurnSpec, conversation_turns
 from bench.pipeline.replay import user_id_for
 from bench.pipeline.replay_llm import ReplayExtractor
 from bench.scripted_llm import Reply, ScriptedLLM

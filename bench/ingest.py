@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from http.client import HTTPException
 
 from bench.api.client import Connection
-from bench.locomo import TurnSpec, conversation_turns
+from bench.locomo_data import TurnSpec, conversation_turns
 from bench.pipeline.replay import FINAL, user_id_for
 from facts.models import MemoryUser, Turn
 from memory_service.stats import percentile

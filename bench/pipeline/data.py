@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from bench.locomo import normalise_evidence
+from bench.locomo_data import normalise_evidence
 
 _SESSION = re.compile(r"^session_(\d+)$")
 

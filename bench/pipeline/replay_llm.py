@@ -19,7 +19,7 @@ import re
 import threading
 from dataclasses import dataclass, field
 
-from bench.locomo import TurnSpec, conversation_turns, corpus_items
+from bench.locomo_data import TurnSpec, conversation_turns, corpus_items
 from bench.scripted_llm import Reply, ScriptedLLM
 
 _BLOCK = re.compile(r"--- message at (?P<at>[^\n]+?) ---\nUser: ")

@@ -10,7 +10,7 @@ from pathlib import Path
 from django.test.utils import override_settings
 from tqdm import tqdm
 
-from bench import locomo, throwaway
+from bench import embedding_cache, locomo, locomo_data, throwaway
 from bench.pipeline import replay, report
 from bench.pipeline.data import first_turns
 from bench.pipeline.replay_llm import ReplayExtractor, conversation_plan, replay_server
@@ -31,7 +31,7 @@ class Options:
 
 
 def read_conversations(path: Path, max_turns: int | None) -> list[tuple[str, dict]]:
-    conversations = locomo.load_conversations(path)
+    conversations = locomo_data.load_conversations(path)
     if max_turns:
         conversations = [(name, first_turns(conv, max_turns)) for name, conv in conversations]
     return conversations
@@ -83,13 +83,13 @@ def run(options: Options, workdir: Path, stderr) -> dict:
     """The measurement, inside the throwaway folder `workdir` (bench/throwaway.py)."""
     conversations = read_conversations(options.data, options.max_turns)
     result, users, provenance = _replay(options, conversations, workdir, stderr)
-    questions = {name: locomo.questions(conv) for name, conv in conversations}
+    questions = {name: locomo_data.questions(conv) for name, conv in conversations}
     # Query logging would keep every statement of the recalls in memory.
     with override_settings(DEBUG=False):
         pipeline_users = [(users[name], provenance.get(name, {}), questions[name]) for name, _ in conversations]
         pipeline = _score(pipeline_users, options.modes, options.ks, "pipeline", stderr)
-        embedder = locomo.CachingEmbedder(get_embedder())
-        total_items = sum(len(locomo.corpus_items(c, "observations")) for _, c in conversations)
+        embedder = embedding_cache.CachingEmbedder(get_embedder())
+        total_items = sum(len(locomo_data.corpus_items(c, "observations")) for _, c in conversations)
         with tqdm(total=total_items, desc="direct load", unit="fact", file=stderr) as bar:
             loaded = locomo.load(conversations, "observations", progress=bar.update, embedder=embedder)
         direct = _score(loaded.users, options.modes, options.ks, "direct", stderr)

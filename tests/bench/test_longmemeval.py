@@ -12,7 +12,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from bench import locomo, longmemeval
+from bench import embedding_cache, longmemeval
 from facts.models import Tenant, Turn
 from recall import fts, vec
 from recall.tables import EPISODES
@@ -105,9 +105,9 @@ def test_an_embedding_cache_is_written_and_read_again_with_the_same_scores(model
         return json.loads(target.read_text())["results"]
 
     first = scores()
-    kept = locomo.load_embedding_cache(cache)
+    kept = embedding_cache.load_embedding_cache(cache)
     assert kept and all(vector.shape == (384,) for vector in kept.values())
-    assert scores() == first and locomo.load_embedding_cache(cache).keys() == kept.keys()
+    assert scores() == first and embedding_cache.load_embedding_cache(cache).keys() == kept.keys()
 
 
 @pytest.mark.django_db

@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from bench import locomo
+from bench import embedding_cache, locomo_data
 from facts.models import Fact, Tenant, Turn
 from recall import fts, vec
 from recall.models import EvalRun
@@ -21,23 +21,23 @@ TINY = Path(__file__).parent / "data" / "tiny_locomo.json"
 
 
 def test_evidence_ids_are_normalised():
-    assert locomo.normalise_evidence(["D8:6; D9:17", "D:11:26", "D1:3"]) == {"D8:6", "D9:17", "D11:26", "D1:3"}
+    assert locomo_data.normalise_evidence(["D8:6; D9:17", "D:11:26", "D1:3"]) == {"D8:6", "D9:17", "D11:26", "D1:3"}
 
 
 def test_the_corpora_keep_provenance_and_context():
-    conv = locomo.load_conversations(TINY)[0][1]
-    turns = locomo.corpus_items(conv, "turns")
+    conv = locomo_data.load_conversations(TINY)[0][1]
+    turns = locomo_data.corpus_items(conv, "turns")
     assert len(turns) == 6 and turns[3].dia_ids == {"D1:4"}
     assert turns[3].text.startswith("Ben: The Via Ferrata") and "steel ladder" in turns[3].text
     assert turns[3].context == "" and turns[3].turn == "D1:4"  # its exchange comes from the Turn rows
-    specs = {spec.dia_id: spec for spec in locomo.conversation_turns(conv)}
+    specs = {spec.dia_id: spec for spec in locomo_data.conversation_turns(conv)}
     assert specs["D1:4"].session_id != specs["D1:3"].session_id  # each speaker's turns are one session
     assert specs["D1:3"].user_input == "Ada: Which route did you take?" and specs["D1:3"].reply == turns[3].text
-    observations = locomo.corpus_items(conv, "observations")
+    observations = locomo_data.corpus_items(conv, "observations")
     assert len(observations) == 5 and observations[2].dia_ids == {"D1:3", "D1:4"}
     assert observations[4].dia_ids == {"D2:2"} and "sourdough" in observations[4].context
     assert observations[2].turn == "D1:3"  # the first turn it cites is its source turn
-    assert [q for q, _ in locomo.questions(conv)][-1] == "Who bakes bread?"  # category 5 left out
+    assert [q for q, _ in locomo_data.questions(conv)][-1] == "Who bakes bread?"  # category 5 left out
 
 
 @pytest.mark.parametrize("corpus", ["observations", "turns"])
@@ -70,12 +70,12 @@ def test_eval_recall_ablation_adds_its_table(model):
 
 
 def test_first_sessions_keeps_a_young_conversation_and_its_questions():
-    conv = locomo.load_conversations(TINY)[0][1]
-    young = locomo.first_sessions(conv, 1)
+    conv = locomo_data.load_conversations(TINY)[0][1]
+    young = locomo_data.first_sessions(conv, 1)
     assert "session_2" not in young and "session_2_observation" not in young and "session_1" in young
-    asked = [q for q, _ in locomo.questions(young)]
+    asked = [q for q, _ in locomo_data.questions(young)]
     assert asked == ["What is the name of Ada's kitten?", "Which route did Ben climb?"]
-    assert len(locomo.corpus_items(young, "observations")) == 3
+    assert len(locomo_data.corpus_items(young, "observations")) == 3
 
 
 def test_eval_recall_compares_with_newest_first_on_a_few_sessions(model, tmp_path):
@@ -170,8 +170,8 @@ def test_the_embedding_cache_keeps_each_text_and_vector_without_padding_texts_to
     texts = ["a", "", "naïve café ☕", "x" * 20_000] + [f"short {n}" for n in range(200)]
     cache = {t: np.full(4, i, dtype=np.float32) for i, t in enumerate(texts)}
     path = tmp_path / "cache.npz"
-    locomo.save_embedding_cache(path, cache)
-    loaded = locomo.load_embedding_cache(path)
+    embedding_cache.save_embedding_cache(path, cache)
+    loaded = embedding_cache.load_embedding_cache(path)
     assert list(loaded) == texts and all((loaded[t] == cache[t]).all() for t in texts)
     # One long text no longer pads the other 203: under 3 bytes per stored character here,
     # where a fixed-width array needs 4 x 20,000 per text (16 MB).
@@ -179,7 +179,7 @@ def test_the_embedding_cache_keeps_each_text_and_vector_without_padding_texts_to
 
     old_format = tmp_path / "old.npz"
     np.savez(old_format, texts=np.array(["one", "two"]), vectors=np.ones((2, 4), dtype=np.float32))
-    assert list(locomo.load_embedding_cache(old_format)) == ["one", "two"]
+    assert list(embedding_cache.load_embedding_cache(old_format)) == ["one", "two"]
 
 
 def test_eval_recall_reports_each_locomo_category(model, tmp_path):
@@ -200,6 +200,6 @@ def test_eval_recall_reports_each_locomo_category(model, tmp_path):
 
 
 def test_locomo_categories_follow_the_datas_numbering():
-    conv = locomo.load_conversations(TINY)[0][1]
-    assert locomo.question_categories(conv) == ["single-hop", "single-hop", "multi-hop", "temporal"]
-    assert len(locomo.question_categories(conv)) == len(locomo.questions(conv))
+    conv = locomo_data.load_conversations(TINY)[0][1]
+    assert locomo_data.question_categories(conv) == ["single-hop", "single-hop", "multi-hop", "temporal"]
+    assert len(locomo_data.question_categories(conv)) == len(locomo_data.questions(conv))

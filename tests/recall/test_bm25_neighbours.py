@@ -14,7 +14,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from bench import locomo
+from bench import locomo, locomo_data
 from bench.bm25_neighbours import CONTROL
 
 pytestmark = pytest.mark.django_db
@@ -49,7 +49,7 @@ def test_on_postgresql_other_users_data_moves_no_ranking(tmp_path):
 
 
 def test_it_refuses_a_store_whose_index_is_not_empty(tmp_path):
-    loaded = locomo.load(locomo.load_conversations(TINY), "observations", vectors="skip")
+    loaded = locomo.load(locomo_data.load_conversations(TINY), "observations", vectors="skip")
     try:
         with pytest.raises(CommandError, match="not empty"):
             _run(tmp_path)

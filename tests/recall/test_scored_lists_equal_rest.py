@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import locomo, longmemeval, longmemeval_run
+from bench import locomo, locomo_data, longmemeval, longmemeval_run
 from facts.models import Tenant
 from tests.base import ApiClient, issue_key
 
@@ -31,7 +31,7 @@ def as_json(items) -> list[dict]:
 
 @pytest.mark.parametrize("mode", ["hybrid", "lexical"])
 def test_locomo_scores_what_rest_answers_item_for_item(model, mode):
-    loaded = locomo.load(locomo.load_conversations(DATA / "tiny_locomo.json"), "both")
+    loaded = locomo.load(locomo_data.load_conversations(DATA / "tiny_locomo.json"), "both")
     [(user, provenance, qas)] = loaded.users
     ids = locomo.Ids.of(user)
     folded = 0

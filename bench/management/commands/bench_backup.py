@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from bench import backup_drill, throwaway
 from bench.api.run import ProgressStream
-from bench.locomo import load_conversations
+from bench.locomo_data import load_conversations
 
 UNLIMITED = "1000000/minute"
 

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.test.utils import override_settings
 
-from bench import bm25_neighbours, locomo
+from bench import bm25_neighbours, locomo_data
 
 
 class Command(BaseCommand):
@@ -38,11 +38,11 @@ class Command(BaseCommand):
         if times < 1 or (max_sessions is not None and max_sessions < 1):
             raise CommandError("--times and --max-sessions need a positive number.")
         try:
-            conversations = locomo.load_conversations(path)
+            conversations = locomo_data.load_conversations(path)
         except (OSError, ValueError) as exc:
             raise CommandError(f"Could not read {path}: {exc}") from exc
         if max_sessions:
-            conversations = [(name, locomo.first_sessions(conv, max_sessions)) for name, conv in conversations]
+            conversations = [(name, locomo_data.first_sessions(conv, max_sessions)) for name, conv in conversations]
         # Query logging would keep every statement of thousands of recalls in memory.
         with override_settings(DEBUG=False):
             try:

@@ -12,7 +12,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connections
 from django.test.utils import override_settings
 
-from bench import locomo
+from bench import locomo, locomo_data
+from bench.embedding_cache import CachingEmbedder, load_embedding_cache, save_embedding_cache
 from recall import switch, vec
 from recall.embeddings import E5_MODEL_NAME, embedder_for, get_embedder, query_cache
 from recall.models import EmbedderSwitch
@@ -42,11 +43,11 @@ class Command(BaseCommand):
             raise CommandError("This store has vectors or a model switch on record; run this on a fresh store.")
         embedder_for(to)
         cache = Path(embedding_cache) if embedding_cache else None
-        chosen = locomo.load_conversations(Path(data))[: max(1, conversations)]
-        embedder = locomo.CachingEmbedder(get_embedder(), locomo.load_embedding_cache(cache))
+        chosen = locomo_data.load_conversations(Path(data))[: max(1, conversations)]
+        embedder = CachingEmbedder(get_embedder(), load_embedding_cache(cache))
         with override_settings(DEBUG=False):
             loaded = locomo.load(chosen, "both", embedder=embedder)
-            locomo.save_embedding_cache(cache, embedder.cache)
+            save_embedding_cache(cache, embedder.cache)
             try:
                 samples, errors, empty, took = self._measure(loaded, to, seconds)
             finally:

@@ -15,7 +15,7 @@ from tqdm import tqdm
 from bench import freshness, throwaway
 from bench.api.run import ProgressStream
 from bench.ingest import Timings
-from bench.locomo import load_conversations
+from bench.locomo_data import load_conversations
 from bench.pipeline.replay_llm import conversation_plan
 from facts.models import ApiKey, Fact, Tenant, Turn, TurnState
 from memory_service import broker

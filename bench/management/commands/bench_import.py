@@ -17,7 +17,7 @@ from tqdm import tqdm
 
 from bench import throwaway
 from bench.api.client import Connection
-from bench.locomo import _session_time, load_conversations
+from bench.locomo_data import load_conversations, session_time
 from facts.models import ApiKey, Tenant
 from memory_service.stats import percentile, rounded
 
@@ -184,7 +184,7 @@ def _export(turns: int) -> list[dict]:
             session = conversation.get(f"session_{n}")
             if not session:
                 continue
-            when = _session_time(conversation, n)
+            when = session_time(conversation, n)
             for i in range(0, len(session) - 1, 2):
                 lines.append((f"{name}-s{n}", when, session[i]["text"], session[i + 1]["text"]))
     export = []

@@ -16,7 +16,7 @@ from tqdm import tqdm
 from bench import ingest, throwaway
 from bench.api.client import Connection
 from bench.api.run import ProgressStream
-from bench.locomo import load_conversations
+from bench.locomo_data import load_conversations
 from bench.pipeline.replay import wait_for_worker
 from facts.models import ApiKey, MemoryUser, Tenant
 

@@ -10,7 +10,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.test.utils import override_settings
 from tqdm import tqdm
 
-from bench import locomo, longmemeval, longmemeval_report
+from bench import locomo, locomo_data, longmemeval, longmemeval_report
+from bench.embedding_cache import CachingEmbedder, load_embedding_cache, save_embedding_cache
 from bench.options import k_list
 from recall.embeddings import get_embedder
 from recall.models import EvalRun
@@ -26,14 +27,14 @@ def _mode_list(raw: str) -> list[str]:
 
 def _conversations(path: Path, max_sessions: int | None) -> list[tuple[str, dict]]:
     try:
-        conversations = locomo.load_conversations(path)
+        conversations = locomo_data.load_conversations(path)
     except (OSError, ValueError) as exc:
         raise CommandError(f"Could not read {path}: {exc}") from exc
     if max_sessions is None:
         return conversations
     if max_sessions < 1:
         raise CommandError("--max-sessions needs a positive number of sessions.")
-    return [(name, locomo.first_sessions(conv, max_sessions)) for name, conv in conversations]
+    return [(name, locomo_data.first_sessions(conv, max_sessions)) for name, conv in conversations]
 
 
 class Command(BaseCommand):
@@ -57,7 +58,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--questions", help="longmemeval: only these question ids (comma-separated), in the file's order"
         )
-        parser.add_argument("--corpus", choices=locomo.CORPORA, default="observations")
+        parser.add_argument("--corpus", choices=locomo_data.CORPORA, default="observations")
         parser.add_argument(
             "--modes", default="lexical,vector,hybrid", help="recall modes, and `recency` (newest facts first)"
         )
@@ -95,8 +96,8 @@ class Command(BaseCommand):
             )
         ks = k_list(k)
         conversations = _conversations(path, max_sessions)
-        embedder = locomo.CachingEmbedder(get_embedder(), locomo.load_embedding_cache(cache_path))
-        total_items = sum(len(locomo.corpus_items(c, corpus)) for _, c in conversations)
+        embedder = CachingEmbedder(get_embedder(), load_embedding_cache(cache_path))
+        total_items = sum(len(locomo_data.corpus_items(c, corpus)) for _, c in conversations)
 
         sources = ("facts", "episodes") if corpus == "both" else ("facts",)
 
@@ -128,7 +129,7 @@ class Command(BaseCommand):
                     _, variant = run(with_context, overrides, False, name.split(":")[0][:24])
                     rows.append({"variant": name, **{m: variant[m]["recall@10"] for m in mode_list}})
                 rows.append({"variant": locomo.DEFAULT_ROW, **{m: results[m]["recall@10"] for m in mode_list}})
-        locomo.save_embedding_cache(cache_path, embedder.cache)
+        save_embedding_cache(cache_path, embedder.cache)
 
         payload = {"corpus": corpus, "questions": n_questions, "results": results}
         rows = rows or getattr(self, "source_rows", [])
@@ -164,7 +165,7 @@ class Command(BaseCommand):
             questions = [q for q in questions if q.id in picked]
         questions = questions[:limit]
         messages = sum(len(s.messages) for q in questions for s in q.sessions)
-        embedder = locomo.CachingEmbedder(get_embedder(), locomo.load_embedding_cache(cache_path))
+        embedder = CachingEmbedder(get_embedder(), load_embedding_cache(cache_path))
         seconds: dict[str, float] = {}
         started = time.perf_counter()
         with override_settings(DEBUG=False), tqdm(total=messages, desc="ours", unit="msg", file=self.stderr) as bar:
@@ -176,7 +177,7 @@ class Command(BaseCommand):
             with tqdm(total=messages, desc="mem0", unit="msg", file=self.stderr) as bar:
                 others["mem0"] = longmemeval_report.run_mem0(questions, bar.update, embedder)
             seconds["mem0"] = round(time.perf_counter() - started, 1)
-        locomo.save_embedding_cache(cache_path, embedder.cache)
+        save_embedding_cache(cache_path, embedder.cache)
         data = longmemeval_report.payload(ours, others, seconds)
         EvalRun.objects.create(corpus="longmemeval", questions=len(questions), results=data["results"])
         self.stdout.write(longmemeval_report.table(data))
