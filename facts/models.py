@@ -72,12 +72,11 @@ class ApiKey(models.Model):
         return scope in self.scopes or "admin" in self.scopes
 
     def revoke(self) -> None:
-        from facts.key_cache import forget  # the cache imports this module
-
-        if self.revoked_at is None:
-            self.revoked_at = timezone.now()
-            self.save(update_fields=["revoked_at"])
-        forget(self.key_hash)
+        """Revoke the key. Saved even when it was already revoked (by a queryset update, which
+        sends no signal): the save is what drops it from the API-key cache at once
+        (facts.key_cache's post_save receiver; the cache imports this module, not the reverse)."""
+        self.revoked_at = self.revoked_at or timezone.now()
+        self.save(update_fields=["revoked_at"])
 
 
 class MemoryMode(models.TextChoices):

@@ -1,123 +1,29 @@
-"""Extraction as a chain of three Celery tasks (docs/design.md §4, scale-out).
+"""The facts app's Celery tasks, where Celery discovers them (docs/design.md §4).
 
-    extract_turn (db queue)     claim the turn, salience gate, build the job
-      -> call_extractor (llm)   the one LLM call, retries, re-ask; no database
-      -> apply_extraction (db)  apply the reply in one transaction, or fail
-
-Only the db tasks open the database, so `llm` workers can run on machines
-that cannot reach the database. Every message carries what the next step
-needs. A worker that consumes both the `db` and the `llm` queue (`make run`'s)
-runs the three steps in one task instead. All tasks are acks_late: a worker
-killed mid-task leaves the message to be delivered again, and the state
-compare-and-sets make a second run harmless.
+The extraction chain (extract_turn -> call_extractor -> apply_extraction) is defined in
+facts/extraction/chain.py, below the turns service that sends its first step; it is named
+here. The periodic tasks below call the services, so this module stands on top of them.
 """
 
 from __future__ import annotations
 
-import logging
-import time
-
 from celery import shared_task
-from django.conf import settings
-from django.db import InterfaceError, OperationalError
 
-from facts.extraction.apply import apply
-from facts.extraction.pipeline import prepare
-from memory_service.celery import about_users, app, consumes
+from facts.extraction.chain import apply_extraction, call_extractor, extract_turn
+from facts.services.retention import episodes_expire
+from facts.services.turns import turns_sweep
 
-log = logging.getLogger(__name__)
-
-
-@shared_task(
-    name="facts.extract_turn",
-    acks_late=True,
-    # It may call the model itself (below), so it has call_extractor's limits.
-    soft_time_limit=settings.MEMORY_LLM_WORST_CASE_SECONDS + 30,
-    time_limit=settings.MEMORY_LLM_WORST_CASE_SECONDS + 60,
-)
-def extract_turn(turn_pk: int, enqueued_at: float | None = None) -> None:
-    """Claim and prepare the turn; where this worker also serves the `llm` queue (`make run`'s
-    one worker on every queue), call the extractor and apply its reply in this same task:
-    two messages fewer per turn, and no wait in the queue between the steps."""
-    job = prepare(turn_pk, enqueued_at)
-    if job is None:
-        return
-    job["timing"]["llm_sent_at"] = time.time()
-    if consumes(settings.MEMORY_QUEUE_LLM) and not app.conf.task_always_eager:
-        apply(job, extract(job))
-    else:
-        call_extractor.apply_async((job,), **about_users(job["user_pk"]))
-
-
-# Time limits above the worst case of one call with its retries and re-ask (settings).
-@shared_task(
-    name="facts.call_extractor",
-    acks_late=True,
-    soft_time_limit=settings.MEMORY_LLM_WORST_CASE_SECONDS + 30,
-    time_limit=settings.MEMORY_LLM_WORST_CASE_SECONDS + 60,
-)
-def call_extractor(job: dict) -> None:
-    # Touches no database: this may run on an LLM-only machine.
-    result = extract(job)
-    apply_extraction.apply_async((job, result), **about_users(job["user_pk"]))
-
-
-def extract(job: dict) -> dict:
-    """The model's reply to the job (or why there is none), with its timings."""
-    # The llm module is imported here, not at the top, because it loads the openai SDK
-    # (seconds of start-up), which only workers of the llm queue need; the web process
-    # never calls the model.
-    from facts.extraction.llm import ExtractionFailed, run_extractor
-
-    started = time.time()
-    try:
-        call = run_extractor(job)
-        result = {
-            "reply": call.reply,
-            "extractor": call.extractor,
-            "llm_ms": call.llm_ms,
-            "tries": call.tries,
-            "reasks": call.reasks,
-        }
-    except ExtractionFailed as exc:
-        result = {"error": exc.reason, "extractor": f"llm:{settings.MEMORY_LLM_MODEL}", "llm_ms": 0.0}
-    except Exception as exc:  # a bug or an unexpected SDK error: fail the turn visibly, keep its messages
-        log.exception("Extractor crashed on turn %s", job.get("turn_pk"))
-        result = {"error": f"extractor crashed: {type(exc).__name__}: {exc}", "extractor": "", "llm_ms": 0.0}
-    now = time.time()
-    result["timing"] = {"llm_started": started, "llm_task_ms": round((now - started) * 1000, 3), "apply_sent_at": now}
-    return result
-
-
-# A database that cannot be reached for a moment (the primary restarting, a failover) must not
-# leave the turn `extracting` until the sweep calls it stuck (MEMORY_TURN_STUCK_SECONDS, 15 min):
-# the many-hosts drill's primary restart did (docs/measurements.md §20). The same message is
-# sent again after a backoff; applying is a compare-and-set on the turn's state, so a second
-# delivery of a result that did get applied changes nothing.
-@shared_task(
-    name="facts.apply_extraction",
-    acks_late=True,
-    autoretry_for=(OperationalError, InterfaceError),
-    retry_backoff=2,
-    retry_backoff_max=30,
-    max_retries=8,
-)
-def apply_extraction(job: dict, result: dict) -> None:
-    apply(job, result)
+__all__ = ["apply_extraction", "call_extractor", "expire_episodes", "extract_turn", "sweep_turns"]
 
 
 @shared_task(name="facts.sweep_turns", ignore_result=True)
 def sweep_turns() -> int:
     """The periodic sweep (CELERY_BEAT_SCHEDULE; `make run`'s worker runs beat embedded, -B)."""
-    from facts.services.turns import turns_sweep  # the turns service imports this module
-
     return turns_sweep()
 
 
 @shared_task(name="facts.expire_episodes")
 def expire_episodes() -> dict:
     """Periodic (CELERY_BEAT_SCHEDULE): the episode retention pass; nothing when it is off."""
-    from facts.services.retention import episodes_expire
-
     run = episodes_expire()
     return {} if run is None else {"turns": run.turns, "episodes": run.episodes}

@@ -7,9 +7,13 @@ import sys
 
 from celery import Celery, signals
 
+from memory_service.queues import USERS_HEADER, about_users, consumes, note_consumed
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memory_service.settings")
 
 logger = logging.getLogger(__name__)
+
+__all__ = ["USERS_HEADER", "about_users", "app", "consumes"]
 
 app = Celery("memory_service")
 app.config_from_object("django.conf:settings", namespace="CELERY")
@@ -35,35 +39,11 @@ def _refuse_failed_checks(**kwargs) -> None:
         raise SystemExit(1)
 
 
-# The queues this process consumes, once it is a worker (set at start, inherited by the pool);
-# None in other processes (the web server, commands). Work a worker can do for its own
-# queues it does in the same task instead of sending a message to itself (facts/tasks.py,
-# recall/indexer.py).
-_consumed: frozenset[str] | None = None
-
-
-def consumes(queue: str) -> bool:
-    """True in eager mode, and in a worker that consumes `queue`."""
-    if app.conf.task_always_eager:
-        return True
-    return _consumed is not None and queue in _consumed
-
-
+# What senders read about the queues (the users header, the queues this worker consumes) is
+# in memory_service/queues.py, below the apps; named here too for the callers of before.
 @signals.worker_init.connect(dispatch_uid="memory_service.note_consumed_queues")
 def _note_consumed_queues(**kwargs) -> None:
-    global _consumed
-    _consumed = frozenset(app.amqp.queues.consume_from or app.amqp.queues)
-
-
-# A message that carries a user's words (turn text, fact text) names the user in this
-# header, so that erasing the user can drop what is still queued for them
-# (memory_service/broker.py `drop_user_messages`, docs/design.md §8).
-USERS_HEADER = "memory_users"
-
-
-def about_users(*user_pks: int) -> dict:
-    """apply_async options that tag a message with the users whose words it carries."""
-    return {"headers": {USERS_HEADER: sorted({int(pk) for pk in user_pks})}}
+    note_consumed(app.amqp.queues.consume_from or app.amqp.queues)
 
 
 # SQLite connections must never cross a fork: a child that uses or closes its
@@ -117,7 +97,8 @@ def _worker_embedder(queues: set[str]):
     with (recall.index.compute_vectors), told without reading the store's switch row."""
     from django.conf import settings
 
-    from recall.embeddings import configured_model, embedder_for, get_embedder
+    from recall.embeddings import embedder_for, get_embedder
+    from recall.slots import configured_model
 
     if settings.MEMORY_QUEUE_DB in queues:
         return get_embedder()

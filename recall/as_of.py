@@ -5,7 +5,7 @@ the index would (recall.index.documents) for the facts valid then and ranks
 them itself: BM25 with FTS5's parameters and column weights, and cosine
 distance over stored vectors (a retired fact, no longer indexed, is embedded
 at query time). The rules the live path applies (universal terms, the relative
-floor) come from recall.sides, so both paths rank by the same rules.
+floor) come from recall.rules, so both paths rank by the same rules.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from recall import fts, vec
 from recall.embeddings import get_embedder
 from recall.index import Document, documents
 from recall.query import stem, words
-from recall.sides import relative_floor, universal_terms
+from recall.rules import relative_floor, universal_terms
 
 # FTS5's bm25() constants.
 BM25_K1 = 1.2

@@ -279,13 +279,6 @@ _e5 = E5Embedder()
 _remote: dict[tuple, OpenAIEmbedder] = {}
 
 
-def configured_model() -> str:
-    """The model the settings name: what a store with no switch on record serves."""
-    if settings.MEMORY_EMBEDDER == "openai":
-        return str(settings.MEMORY_EMBEDDING_MODEL)
-    return str(settings.MEMORY_EMBEDDING_LOCAL_MODEL)
-
-
 def get_embedder():
     """The provider of the model recall serves on this store: the one a switch recorded
     (recall/switch.py), else the settings' model. Each local model is shared by the process."""
@@ -295,12 +288,12 @@ def get_embedder():
 def live_model() -> str:
     """The model recall serves; the settings' model where the store cannot be read (an embed
     worker without a database, a store not migrated yet, a process that may not touch it)."""
-    from recall import switch
+    from recall import slots  # it reads the store's models: not imported on a bare import of this module
 
     try:
-        return switch.state().live_model
+        return slots.state().live_model
     except Exception:  # no database here: what this process computes is the settings' model
-        return configured_model()
+        return slots.configured_model()
 
 
 def embedder_for(model_name: str):
@@ -383,12 +376,12 @@ def embed_query(text: str, embedder=None, *, tenant_id: object) -> np.ndarray:
 def embedder_state() -> dict:
     """For /api/v1/health; never loads the model. `model` is the one recall serves (after a
     live switch, not necessarily the settings' one), `configured_model` the settings' one."""
-    from recall import switch
+    from recall import slots
 
     try:
-        now = switch.state()
+        now = slots.state()
     except Exception:  # no database here (see live_model)
-        now = switch.State("a", configured_model())
+        now = slots.State("a", slots.configured_model())
     model = now.live_model
     provider = "openai" if settings.MEMORY_EMBEDDER == "openai" and model not in LOCAL_MODELS else "local"
     if provider == "openai":
@@ -405,7 +398,7 @@ def embedder_state() -> dict:
     return {
         "provider": provider,
         "model": model,
-        "configured_model": configured_model(),
+        "configured_model": slots.configured_model(),
         "building_model": now.building_model or None,
         "kept_model": now.kept_model or None,
         "runtime": runtime,

@@ -1,7 +1,7 @@
 """Episodes in recall: hits over what was said, and their fusion with fact hits (docs/design.md §10).
 
 An episode's lexical and vector lists are read from the episode tables with
-the facts' rules (recall.sides) and fused the same way (score-damped RRF with
+the facts' rules (recall.sides, recall.rules) and fused the same way (score-damped RRF with
 full-information fusion), so a fact's and an episode's fused scores are on one
 scale. The two hit lists are then merged by score; a fact and the turn it came
 from say the same thing, so with MEMORY_RECALL_EPISODE_MERGE the lower of such

@@ -19,7 +19,8 @@ from django.db.models import OuterRef, Q, Subquery
 
 from facts.models import Fact, Turn
 from recall import fts, vec
-from recall.embeddings import configured_model, embedder_for
+from recall.embeddings import embedder_for
+from recall.slots import configured_model
 
 
 @dataclass(frozen=True)

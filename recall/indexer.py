@@ -15,8 +15,9 @@ to. `index_items` indexes a batch in two steps:
 
 An item whose text changed between the two steps stays in the outbox for the next batch.
 Where embeddings are computed on other hosts (`embed` workers without the database), step 2
-writes the FTS rows and the items' texts go to the `embed` queue; `store_vectors` writes
-the vectors back and clears the outbox (`sent_at` marks them in flight meanwhile).
+writes the FTS rows and the items' texts go to the `embed` queue (recall.embed_queue), whose
+`store_vectors` writes the vectors back and clears the outbox (`sent_at` marks them in flight
+meanwhile).
 `drain` works through the whole outbox, oldest first, a batch per transaction: the
 periodic safety net and what a backlog is drained by.
 """
@@ -30,6 +31,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from celery import shared_task
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
@@ -37,10 +39,13 @@ from django.utils import timezone
 
 from facts.models import Fact
 from memory_service.db import replicas
-from recall import episode_index, fts, index, switch, turn_keys, vec
+from memory_service.queues import consumes
+from recall import episode_index, fts, index, slots, turn_keys, vec
+from recall.embed_queue import send_to_embed
 from recall.embeddings import EmbedderError, get_embedder
 from recall.index import Document
 from recall.models import PendingIndex
+from recall.reports import embedder_report_save
 from recall.tables import EPISODES, FACTS, Tables
 
 log = logging.getLogger(__name__)
@@ -96,8 +101,6 @@ def _after_commit() -> None:
     _marked.items = None
     if not pending or not (pending[Kind.FACT] or pending[Kind.EPISODE]):
         return
-    from recall.tasks import request_drain
-
     if indexes_here():
         try:
             index_items(sorted(pending[Kind.FACT]), sorted(pending[Kind.EPISODE]))
@@ -109,10 +112,17 @@ def _after_commit() -> None:
         request_drain()
 
 
+def request_drain() -> None:
+    """Ask a worker to drain the outbox (after a commit in a process that does not embed)."""
+    try:
+        drain_index.apply_async()
+    except Exception:
+        # The outbox keeps the items; the periodic drain (CELERY_BEAT_SCHEDULE) catches up.
+        log.exception("could not queue an index drain; the periodic drain will index the items")
+
+
 def indexes_here() -> bool:
     """This process computes embeddings itself: eager mode, or a worker on the `embed` queue."""
-    from memory_service.celery import consumes
-
     return consumes(settings.MEMORY_QUEUE_EMBED)
 
 
@@ -180,8 +190,6 @@ def index_items(fact_ids, turn_ids, *, vectors: str = "auto", embedder=None) -> 
         batch = _write(_documents(fact_ids, turn_ids, lock=True), fact_ids, turn_ids, computed, model, vectors)
     batch.embed_error = error
     if batch.to_embed:
-        from recall.tasks import send_to_embed
-
         transaction.on_commit(lambda: send_to_embed(batch.to_embed))
     return batch
 
@@ -189,10 +197,10 @@ def index_items(fact_ids, turn_ids, *, vectors: str = "auto", embedder=None) -> 
 def _write(docs, fact_ids, turn_ids, vectors, model, mode: str) -> Batch:
     """Inside the write transaction: rows in line with `docs`, read in this transaction."""
     batch = Batch()
-    if model and model != switch.state().live_model:
+    if model and model != slots.state().live_model:
         # The model was switched since these vectors were computed (recall/switch.py): they
         # are not written, and their items stay in the outbox for the model recall serves now.
-        vectors, model = {}, switch.state().live_model
+        vectors, model = {}, slots.state().live_model
     done: dict[str, list[int]] = {Kind.FACT: [], Kind.EPISODE: []}
     sent: dict[str, list[int]] = {Kind.FACT: [], Kind.EPISODE: []}
     asked = {Kind.FACT: fact_ids, Kind.EPISODE: turn_ids}
@@ -234,36 +242,14 @@ def _embed_item(kind: str, doc: Document) -> dict:
     return {"kind": kind, "fact_id": doc.fact_id, "user_id": doc.user_id, "digest": doc.digest, "text": doc.embed_text}
 
 
-def store_vectors(items: list[dict]) -> int:
-    """The embed queue's vectors: written where the document still has the text they were
-    computed from (checked in the write transaction), and the outbox cleared for them."""
-    if not items:
-        return 0
-    with transaction.atomic():
-        written = 0
-        for kind in (Kind.FACT, Kind.EPISODE):
-            mine = [i for i in items if i.get("kind", Kind.FACT) == kind]
-            if not mine:
-                continue
-            ids = [i["fact_id"] for i in mine]
-            found = _documents(ids, [], lock=True) if kind == Kind.FACT else _documents([], ids, lock=True)
-            docs = found[kind]
-            rows = [
-                (doc.fact_id, doc.user_id, i["model"], doc.digest, index.decode_vector(i["vector"]).tobytes())
-                for i in mine
-                if (doc := docs.get(i["fact_id"])) is not None and doc.digest == i["digest"]
-            ]
-            vec.upsert(rows, _TABLES[kind])
-            replicas.note_write({r[1] for r in rows})
-            if kind == Kind.FACT:
-                for model in {r[2] for r in rows}:
-                    Fact.objects.filter(pk__in=[r[0] for r in rows if r[2] == model]).update(embedding_model=model)
-            PendingIndex.objects.filter(kind=kind, item_id__in=[r[0] for r in rows]).delete()
-            written += len(rows)
-    return written
-
-
 # --- draining the outbox -------------------------------------------------------------------
+
+
+# The outbox's own message, defined here (recall.tasks names it for Celery's discovery) so that
+# the indexer asks for a drain without importing the module of tasks that run it.
+@shared_task(name="recall.drain_index", ignore_result=True)
+def drain_index() -> dict:
+    return drain()
 
 
 def drain(*, batch_size: int | None = None, budget_seconds: float = 30.0) -> dict:
@@ -334,6 +320,4 @@ def _report_embedder(error: str) -> None:
         return
     _last_report["error" if error else "ok"] = now
     # The indexer runs where the database is: the report is written directly.
-    from recall.reports import embedder_report_save
-
     embedder_report_save(error=error, at=now, worker=socket.gethostname())

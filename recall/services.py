@@ -29,7 +29,7 @@ from django.utils import timezone
 from facts.models import Fact, FactEntity, MemoryUser
 from memory_service.errors import Rejected
 from memory_service.logbuffer import save_later
-from recall import episodes, fusion, switch, time_list
+from recall import episodes, fusion, slots, time_list
 from recall.as_of import Snapshot
 from recall.dates import Window
 from recall.dates import windows as query_windows
@@ -69,7 +69,9 @@ def _graph_supplement(user: MemoryUser, terms: list[str], seeds: list[int], excl
     if not entity_ids:
         return []
     rows = (
-        FactEntity.objects.filter(entity_id__in=entity_ids, fact__in=base)
+        # The user named on both joined tables: PostgreSQL then opens only their partitions,
+        # so a compaction holding another user's slice does not hold this up (issue 33).
+        FactEntity.objects.filter(entity_id__in=entity_ids, fact__in=base, fact__user=user, entity__user=user)
         .exclude(fact_id__in=exclude)
         .select_related("entity")
         .order_by("-fact__last_mentioned_at")
@@ -168,7 +170,7 @@ def _gather(plan: _Plan, tables: Tables = FACTS) -> _Lists:
     vector_side = None
     if plan.mode in ("hybrid", "vector") and plan.query.strip():
         try:
-            live = switch.state()  # one reading of the model and slot for the query and the scan
+            live = slots.state()  # one reading of the model and slot for the query and the scan
             query_vector = embed_query(plan.query, embedder_for(live.live_model), tenant_id=plan.user.tenant_id)
             vector_side = VectorSide(plan.user.pk, query_vector, snapshot, tables, live)
             lists.vector = vector_side.top(plan.depth, plan.scan)

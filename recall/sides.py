@@ -1,9 +1,9 @@
-"""The two ranked lists recall fuses, and the rules both readings of them share.
+"""The two ranked lists recall fuses.
 
 The lexical side ranks facts by BM25 over the user's words, the vector side by
 cosine distance to the query's vector. Each is read from the live index, or,
 for point-in-time recall, from a snapshot of the facts valid then
-(recall.as_of.Snapshot), which applies the same rules defined here.
+(recall.as_of.Snapshot), which applies the same rules (recall.rules).
 """
 
 from __future__ import annotations
@@ -12,45 +12,12 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 
-from recall import fts, switch, vec
+from recall import fts, slots, vec
+from recall.rules import relative_floor, similarity_floor
 from recall.tables import FACTS, Tables
 
 if TYPE_CHECKING:
     from recall.as_of import Snapshot
-
-
-def universal_terms(
-    terms: list[str], freqs: dict[str, int], total: int, min_facts: int | None = None, share: float | None = None
-) -> set[str]:
-    """Terms in so large a share of the user's facts that they rank nothing (names, "user").
-
-    `terms` are the query terms present in at least one fact, `freqs` how many of
-    the user's `total` facts hold each. `min_facts` and `share` default to the settings
-    (MEMORY_RECALL_UNIVERSAL_MIN_FACTS, MEMORY_RECALL_UNIVERSAL_SHARE).
-    """
-    min_facts = settings.MEMORY_RECALL_UNIVERSAL_MIN_FACTS if min_facts is None else min_facts
-    share = settings.MEMORY_RECALL_UNIVERSAL_SHARE if share is None else share
-    if total < min_facts:
-        return set()
-    limit = share * total
-    universal = {t for t in terms if freqs.get(t, 0) > limit}
-    # Keep the query answerable when every term is common.
-    return universal if len(universal) < len(terms) else set()
-
-
-def relative_floor(hits: list[tuple[int, float]]) -> list[tuple[int, float]]:
-    """Drop BM25 hits far below the best one: with OR-ed terms the tail matches one weak word."""
-    share = settings.MEMORY_RECALL_LEXICAL_FLOOR
-    if share <= 0 or not hits:
-        return hits
-    best = -hits[0][1]
-    return [(fid, score) for fid, score in hits if -score >= share * best]
-
-
-def similarity_floor(pairs: list[tuple[int, float]]) -> list[tuple[int, float]]:
-    """Drop vector hits less similar to the query than MEMORY_RECALL_MIN_SIMILARITY."""
-    floor = settings.MEMORY_RECALL_MIN_SIMILARITY
-    return [(fid, dist) for fid, dist in pairs if 1.0 - dist >= floor]
 
 
 def lexical_live(
@@ -115,11 +82,11 @@ class VectorSide(_Side):
     def __init__(
         self, user_id: int, query_vector, snapshot: Snapshot | None, tables: Tables = FACTS, live=None
     ) -> None:
-        """`live` is the switch state the query was embedded under (recall/switch.py): the
+        """`live` is the switch state the query was embedded under (recall/slots.py): the
         slot and model read here are that state's, so a switch between the query's embedding
         and this read cannot pair one model's query with another's vectors."""
         super().__init__()
-        live = live or switch.state()
+        live = live or slots.state()
         self.user_id, self.query_vector, self.snapshot = user_id, query_vector, snapshot
         self.tables = live.live_tables(tables)
         self.model = live.live_model

@@ -26,65 +26,29 @@ import logging
 import socket
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from django.db import connection, transaction
 from django.utils import timezone
 
-from recall.embeddings import EmbedderError, configured_model, embedder_for
+from recall import episode_index, index
+from recall.embeddings import EmbedderError, embedder_for
 from recall.engines import part
 from recall.models import EmbedderSwitch
 from recall.reports import embedder_report_save
-from recall.tables import EPISODES, EPISODES_A, EPISODES_B, FACTS, FACTS_A, FACTS_B, Tables
+from recall.slots import State, configured_model, other, slot_tables, state
+from recall.tables import EPISODES, FACTS, Tables
+from recall.vec import to_blob
 
 log = logging.getLogger(__name__)
 
 SIDES = (FACTS, EPISODES)
-_SLOTS: dict[str, dict[Tables, Tables]] = {
-    "a": {FACTS: FACTS_A, EPISODES: EPISODES_A},
-    "b": {FACTS: FACTS_B, EPISODES: EPISODES_B},
-}
+
+# What recall serves now (State, state, slot_tables) is read in recall/slots.py, the ground
+# of the index that recall.vec and recall.embeddings read too; this module changes it.
 
 
 class SwitchError(RuntimeError):
     """The operator asked for a step the switch's state does not allow (the message says why)."""
-
-
-def other(slot: str) -> str:
-    return "b" if slot == "a" else "a"
-
-
-def slot_tables(t: Tables, slot: str) -> Tables:
-    """The vector table of side `t` (FACTS or EPISODES) in `slot`."""
-    return _SLOTS[slot][side_of(t)]
-
-
-def side_of(t: Tables) -> Tables:
-    """The side a (possibly slot-specific) table set belongs to."""
-    return FACTS if t.id == FACTS.id else EPISODES
-
-
-@dataclass(frozen=True)
-class State:
-    live_slot: str
-    live_model: str
-    building_model: str = ""
-    kept_model: str = ""
-
-    def live_tables(self, t: Tables) -> Tables:
-        return slot_tables(t, self.live_slot)
-
-    def other_tables(self, t: Tables) -> Tables:
-        return slot_tables(t, other(self.live_slot))
-
-
-def state() -> State:
-    """What recall serves now (one primary-key read; no row: slot "a", the settings' model)."""
-    row = EmbedderSwitch.objects.filter(pk=1).values_list("live_slot", "live_model", "building_model", "kept_model")
-    found = row.first()
-    if found is None:
-        return State("a", configured_model())
-    return State(*found)
 
 
 def _locked() -> EmbedderSwitch:
@@ -255,8 +219,6 @@ def _missing_count(t: Tables, target: Tables, model: str) -> int:
 
 
 def _documents(t: Tables, ids: list[int], *, lock: bool = False):
-    from recall import episode_index, index
-
     if t.id == FACTS.id:
         return index.live_documents(ids, lock=lock)
     return episode_index.episode_documents(ids, lock=lock)
@@ -279,15 +241,9 @@ def _fill(t: Tables, target: Tables, ids: list[int], embedder) -> int:
     with transaction.atomic():
         current = _documents(t, list(computed), lock=True)
         rows = [
-            (i, doc.user_id, embedder.model_name, digest, engine_blob(vector))
+            (i, doc.user_id, embedder.model_name, digest, to_blob(vector))
             for i, (digest, vector) in computed.items()
             if (doc := current.get(i)) is not None and doc.digest == digest
         ]
         engine.upsert(rows, target)
     return len(rows)
-
-
-def engine_blob(vector) -> bytes:
-    from recall.vec import to_blob
-
-    return to_blob(vector)

@@ -6,7 +6,7 @@ engine; vectors go in as float32 blobs (to_blob) and come out as numpy
 arrays, and search returns [(id, cosine distance)], nearest first.
 
 Each side has two vector tables, one serving recall (recall/switch.py): given FACTS or
-EPISODES, reads and writes go to the live one; a slot's own table set (switch.slot_tables)
+EPISODES, reads and writes go to the live one; a slot's own table set (slots.slot_tables)
 is used as given. Deletes go to both, so a forgotten or erased document leaves no vector in
 the slot that is being built or keeps the previous model's.
 """
@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from recall import slots
 from recall.engines import part
 from recall.tables import FACTS, Tables
 
@@ -32,15 +33,11 @@ def to_blob(vector) -> bytes:
 def _live(t: Tables) -> Tables:
     if t.slot:
         return t  # a slot's table set, named by the caller
-    from recall import switch
-
-    return switch.state().live_tables(t)
+    return slots.state().live_tables(t)
 
 
 def _both(t: Tables) -> list[Tables]:
-    from recall import switch
-
-    return [switch.slot_tables(t, slot) for slot in ("a", "b")]
+    return [slots.slot_tables(t, slot) for slot in ("a", "b")]
 
 
 def upsert(rows: Iterable[tuple[int, int, str, str, bytes]], t: Tables = FACTS) -> int:
@@ -50,9 +47,7 @@ def upsert(rows: Iterable[tuple[int, int, str, str, bytes]], t: Tables = FACTS) 
     rows = list(rows)
     if t.slot or not rows:
         return int(part("vec").upsert(rows, t))
-    from recall import switch
-
-    now = switch.state()
+    now = slots.state()
     live = [r for r in rows if r[2] == now.live_model]
     building = [r for r in rows if now.building_model and r[2] == now.building_model]
     if len(live) + len(building) < len(rows):

@@ -9,7 +9,10 @@ helpers: errors, schemas, counters, db helpers, ...), then facts, recall, profil
 importer and webhooks beside it), the doors
 (mcp_server, mem0_api), bench, and on the roof the project wiring (settings, URLs, the API,
 Celery, WSGI). An import from a lower floor to a higher one "runs up"; an import inside a
-function or under TYPE_CHECKING is counted too, because it only hides the dependency.
+function or under TYPE_CHECKING is counted too, because it only hides the dependency, and so
+is the engine seam's `part("fts")`, which imports recall/engines/<engine>/fts.py at run time
+(an edge to each engine's module). A circle is a group of modules that reach each other
+through these imports; tests/test_floors.py keeps their number at zero.
 It reads the source with `ast` and imports nothing, so it runs on a broken tree as well.
 """
 
@@ -70,14 +73,28 @@ def _hidden_lines(tree: ast.AST) -> set[int]:
     return hidden
 
 
+def _engine_parts(node: ast.AST, known: dict[str, Path]) -> list[str]:
+    """recall.engines.part("vec") imports recall.engines.<engine>.vec when it runs: every
+    engine's module of that name."""
+    if not (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)):
+        return []
+    func = node.func
+    if (func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")) != "part":
+        return []
+    engines = sorted(p.name for p in (ROOT / "recall" / "engines").iterdir() if p.is_dir())
+    return [m for e in engines if (m := f"recall.engines.{e}.{node.args[0].value}") in known]
+
+
 def imports(name: str, path: Path, known: dict[str, Path]) -> list[tuple[str, int, bool]]:
-    """(imported product module, line, hidden) for each import in the file."""
+    """(imported product module, line, hidden) for each import in the file; an engine part
+    loaded by name at run time counts as a hidden import."""
     tree = ast.parse(path.read_text(), str(path))
     hidden = _hidden_lines(tree)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = []
     for node in ast.walk(tree):
         targets: list[str] = []
+        found += [(m, node.lineno, True) for m in _engine_parts(node, known)]
         if isinstance(node, ast.Import):
             targets = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):

@@ -9,8 +9,8 @@ entry, announcement), budgets, store (insert or de-duplicate or arbitrate),
 lifecycle (supersede, expire, forget), pending (the confirmation queue) and
 turns (submitting and retrying turns). This package re-exports the fact and
 user services so callers write `services.fact_store(...)`; `turns` is imported
-as `facts.services.turns` because it queues facts.tasks, whose apply step
-writes through this package.
+as `facts.services.turns` because it queues the extraction chain
+(facts.extraction.chain), whose apply step writes through this package.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 The state machine of a turn: queued -> extracting -> done | skipped | failed,
 and failed -> queued again on a retry. Every transition is a compare-and-set
 on the state column, so duplicate deliveries of a task change nothing. The
-extraction itself (facts.tasks, facts.extraction.pipeline) moves a turn past
+extraction itself (facts.extraction.chain and .pipeline) moves a turn past
 queued.
 """
 
@@ -24,12 +24,12 @@ from django.db.models import Q
 from django.utils import timezone
 
 from facts import consent
+from facts.extraction.chain import extract_turn
 from facts.extraction.pipeline import empty_outcome
 from facts.models import ActorKind, Fact, MemoryMode, MemoryUser, Tenant, Turn, TurnState
 from facts.services.actors import Actor
 from facts.services.lifecycle import facts_forget, turns_withdraw
 from facts.services.users import validate_id
-from facts.tasks import extract_turn
 from memory_service.errors import Conflict, NotFound, Rejected
 from memory_service.timestamps import in_utc
 

@@ -14,7 +14,7 @@ from django.db import connection, transaction
 from facts import services
 from facts.models import Fact, Turn
 from facts.services.changes import withdraw_episodes
-from recall import fts, index, indexer, vec
+from recall import embed_queue, fts, index, indexer, vec
 from recall.tables import EPISODES
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -91,8 +91,8 @@ def test_a_fact_forgotten_while_its_vector_from_the_embed_queue_is_stored_leaves
     computed = index.compute_vectors([item])
     vec.delete([fact.pk])
     started = _forget_right_after(
-        indexer, "_documents", lambda: services.fact_forget(fact=fact, actor=services.SYSTEM), monkeypatch
+        embed_queue, "_documents", lambda: services.fact_forget(fact=fact, actor=services.SYSTEM), monkeypatch
     )
-    indexer.store_vectors(computed)
+    embed_queue.write_vectors(computed)
     started[0].join(timeout=60)
     assert vec.indexed([fact.pk]) == {}, "a vector of the forgotten fact was stored after the forget"

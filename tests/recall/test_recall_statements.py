@@ -13,7 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from facts.models import FactEntity
-from recall import fts, services, sides
+from recall import fts, rules, services, sides
 from recall.query import stem, words
 
 FACTS = [
@@ -60,9 +60,9 @@ def _old_lexical_live(user_id, terms, limit, tables=sides.FACTS):
         return [], []
     freqs = fts.doc_frequencies(user_id, terms, tables)
     present = [t for t in terms if freqs.get(t, 0) > 0]
-    dropped = sides.universal_terms(present, freqs, fts.count_user(user_id, tables))
+    dropped = rules.universal_terms(present, freqs, fts.count_user(user_id, tables))
     kept = [t for t in present if t not in dropped]
-    return sides.relative_floor(fts.search(user_id, kept, limit, tables)), sorted(dropped)
+    return rules.relative_floor(fts.search(user_id, kept, limit, tables)), sorted(dropped)
 
 
 def _old_graph_supplement(user, terms, seeds, exclude, base):

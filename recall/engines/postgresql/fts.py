@@ -158,7 +158,7 @@ def search(user_id: int, terms: list[str], limit: int, t: Tables = FACTS) -> lis
 
 # One round trip for the whole lexical side (recall.sides.lexical_live): each query term's
 # document frequency and the user's document count decide which terms are universal (in more
-# than `share` of at least `min_facts` documents; recall.sides.universal_terms, the same rule),
+# than `share` of at least `min_facts` documents; recall.rules.universal_terms, the same rule),
 # and BM25 ranks over the others. The dropped terms come back as rows without a document.
 SEARCH_LEAVING_UNIVERSAL = """
 WITH stats AS (

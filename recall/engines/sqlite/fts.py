@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from django.db import connection
 
 from recall.query import indexed_text, match_expression
+from recall.rules import universal_terms
 from recall.tables import FACTS, Tables
 from recall.weights import BODY_WEIGHT, CONTEXT_WEIGHT
 
@@ -116,8 +117,6 @@ def search_leaving_universal(
 ) -> tuple[list[tuple[int, float]], list[str]]:
     """BM25 over the user's terms less the universal ones, and those (as given, sorted). Three
     statements in this process (no round trip); PostgreSQL's engine answers in one."""
-    from recall.sides import universal_terms
-
     freqs = doc_frequencies(user_id, terms, t)
     present = [term for term in terms if freqs.get(term, 0) > 0]
     dropped = universal_terms(present, freqs, count_user(user_id, t), min_facts, share)

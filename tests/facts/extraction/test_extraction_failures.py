@@ -162,9 +162,9 @@ def test_a_database_error_while_applying_is_retried_and_the_turn_completes_once(
     # failed, and the turn stayed `extracting` until the sweep's stuck bound.
     from django.db import OperationalError
 
-    import facts.tasks
+    from facts.extraction import chain
 
-    real_apply, calls = facts.tasks.apply, []
+    real_apply, calls = chain.apply, []
 
     def apply_once_unreachable(job, result):
         calls.append(job["turn_pk"])
@@ -172,12 +172,14 @@ def test_a_database_error_while_applying_is_retried_and_the_turn_completes_once(
             raise OperationalError("the database system is shutting down")
         real_apply(job, result)
 
-    monkeypatch.setattr(facts.tasks, "consumes", lambda queue: False)  # the three tasks, as on many hosts
-    monkeypatch.setattr(facts.tasks, "apply", apply_once_unreachable)
+    monkeypatch.setattr(chain, "consumes", lambda queue: False)  # the three tasks, as on many hosts
+    monkeypatch.setattr(chain, "apply", apply_once_unreachable)
     fake_llm.script(reply(add=[TEA]))
     # As in a worker, a task's exception stays in its task: eager Celery then runs the retry
     # at once (Task.apply re-applies a Retry) instead of raising it into the caller.
-    conf = facts.tasks.app.conf
+    from memory_service.celery import app
+
+    conf = app.conf
     propagates, conf.task_eager_propagates = conf.task_eager_propagates, False
     try:
         turns.post("I drink green tea every morning.", turn_id="t1")
