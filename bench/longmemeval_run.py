@@ -23,10 +23,10 @@ from django.test.utils import override_settings
 
 from bench.longmemeval import DEPTH, Question, Round, Tally, new_tally, rounds
 from facts.extraction.apply import apply
+from facts.extraction.chain import extract
 from facts.extraction.pipeline import prepare
 from facts.models import MemoryUser, Tenant, Turn, TurnState
-from facts.tasks import extract
-from memory_service.celery import app
+from memory_service.queues import inline
 from recall import answer, episode_index, index, indexer
 from recall.models import PendingIndex
 from recall.schemas import RecallItemOut
@@ -45,12 +45,8 @@ class LoadedUser:
 def indexing_here() -> Iterator[None]:
     """Index after each commit in this process, as `make run`'s worker does (it consumes the
     `embed` queue), instead of sending a drain message to a broker this command does not use."""
-    before = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    try:
+    with inline():
         yield
-    finally:
-        app.conf.task_always_eager = before
 
 
 def _turn(tenant: Tenant, user: MemoryUser, spec: Round) -> Turn:

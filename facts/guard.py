@@ -14,14 +14,10 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from memory_service.errors import Rejected
+from memory_service.ids import INVISIBLE_CHARS
 
-# Zero-width, bidi-override and other invisible code points used to hide text
-# from a human reviewer while a model still reads it.
-INVISIBLE_CHARS = (
-    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"
-    "\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0"
-    "\U000e0000-\U000e007f"  # tag characters ("ASCII smuggling")
-)
+# Zero-width, bidi-override and other invisible code points (memory_service/ids.py: the API
+# schemas leave them out of ids too).
 _INVISIBLE = re.compile(f"[{INVISIBLE_CHARS}]")
 
 # Every check below takes time linear in the length of the text: a recalled turn of 20,000

@@ -15,8 +15,8 @@ from importer.models import ImportBatch
 from importer.services import import_start
 from importer.tasks import post_turns
 from memory_service.auth import require_scope
-from memory_service.celery import about_users
 from memory_service.errors import NotFound, Rejected
+from memory_service.queues import about_users
 from memory_service.schemas import UserId, errors
 
 router = Router(tags=["import"])

@@ -6,7 +6,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from importer.services import import_step
-from memory_service.celery import about_users
+from memory_service.queues import about_users
 
 # How long a held-back import waits before it looks at the extraction queue again.
 HELD_BACK_SECONDS = 2.0

@@ -45,6 +45,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import OperationalError
 
 from memory_service.private_files import is_file_database, private_database
+from memory_service.queues import USERS_HEADER
 
 DEFAULT_VISIBILITY_TIMEOUT = 900.0
 DEFAULT_BUSY_TIMEOUT = 30.0
@@ -334,7 +335,7 @@ def health(url: str) -> str:
 
 def drop_user_messages(url: str, user_pk: int) -> int:
     """Delete every message, queued or held by a worker, tagged with this user
-    (memory_service.celery.about_users), then checkpoint the WAL so the deleted bytes
+    (memory_service.queues.about_users), then checkpoint the WAL so the deleted bytes
     (zeroed by secure_delete) leave the broker's files. Returns how many were dropped.
 
     A worker holding one of them finds it gone when it acknowledges (nothing happens);
@@ -354,8 +355,6 @@ def drop_user_messages(url: str, user_pk: int) -> int:
 
 
 def _users_of(payload: str) -> list[int]:
-    from memory_service.celery import USERS_HEADER
-
     try:
         return list(json.loads(payload).get("headers", {}).get(USERS_HEADER) or [])
     except (ValueError, AttributeError):

@@ -11,8 +11,7 @@ from ninja.renderers import JSONRenderer
 from ninja.schema import DjangoGetter
 from pydantic import AfterValidator, BeforeValidator, WithJsonSchema, model_validator
 
-from facts.guard import INVISIBLE_CHARS
-from facts.services.users import ID_MAX
+from memory_service.ids import ID_MAX, INVISIBLE_CHARS
 from memory_service.timestamps import in_utc
 
 

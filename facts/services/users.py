@@ -8,8 +8,9 @@ from facts.guard import check_identifier
 from facts.models import MemoryUser, Tenant
 from memory_service.db import replicas
 from memory_service.errors import NotFound, Rejected
+from memory_service.ids import ID_MAX
 
-ID_MAX = 128
+__all__ = ["ID_MAX", "lock_user", "memory_user_get", "memory_user_get_or_create", "validate_id"]
 
 
 def validate_id(value: str, name: str) -> str:

@@ -18,6 +18,7 @@ from tqdm import tqdm
 
 from facts import services
 from facts.models import Fact, Tenant
+from memory_service.queues import inline
 from memory_service.stats import percentile
 from profiles.services import context_block, profile_refresh
 from profiles.tokens import count_tokens
@@ -61,21 +62,17 @@ class Command(BaseCommand):
         if facts < 1 or requests < 1 or not budget_list:
             raise CommandError("--facts and --requests must be positive and --budgets not empty.")
 
-        from memory_service.celery import app
-
         # Index inline so recall sees the facts without a running worker.
-        eager_before = app.conf.task_always_eager
-        app.conf.task_always_eager = True
-        tenant = Tenant.objects.create(name=f"bench-context-{uuid.uuid4().hex[:8]}")
-        user = services.memory_user_get_or_create(tenant=tenant, user_id="bench-user")
-        try:
-            results = self._run(user, facts, requests, budget_list)
-        finally:
-            from facts.privacy import user_erase
+        with inline():
+            tenant = Tenant.objects.create(name=f"bench-context-{uuid.uuid4().hex[:8]}")
+            user = services.memory_user_get_or_create(tenant=tenant, user_id="bench-user")
+            try:
+                results = self._run(user, facts, requests, budget_list)
+            finally:
+                from facts.privacy import user_erase
 
-            user_erase(user=user, actor=services.SYSTEM)
-            tenant.delete()
-            app.conf.task_always_eager = eager_before
+                user_erase(user=user, actor=services.SYSTEM)
+                tenant.delete()
         self.stdout.write(json.dumps(results, indent=2))
         if json_out:
             Path(json_out).write_text(json.dumps(results, indent=2))
