@@ -179,6 +179,18 @@ def test_the_operator_allows_networks_of_their_own_and_only_those(api, settings)
     assert WebhookEndpoint.objects.count() == 2
 
 
+def test_localhost_is_loopback_without_a_lookup_and_allowed_with_loopback(api, dns, settings, receiver):
+    _, asked = dns
+    _refused(_post(api, "http://api.localhost/hook"), "api.localhost (127.0.0.1)", "loopback")
+    settings.MEMORY_WEBHOOK_ALLOWED_NETWORKS = ["127.0.0.0/8"]
+    rec, server = receiver
+    rec.secret = _post(api, f"http://localhost:{server.port}/hook").json()["secret"]
+    api.post("/users/ana/facts", {"text": "Ana keeps bees on her roof"})
+
+    assert deliver_due().delivered == 1
+    assert rec.hosts == [f"localhost:{server.port}"] and asked == []
+
+
 # --- At delivery ----------------------------------------------------------------------------
 
 
