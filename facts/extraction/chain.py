@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import Any
 
 from celery import shared_task
 from django.conf import settings
@@ -31,10 +32,27 @@ from memory_service.queues import about_users, consumes, eager
 
 log = logging.getLogger(__name__)
 
+# A database that cannot be reached for a moment (the primary restarting, a failover) must not
+# leave a turn `queued` or `extracting` until the sweep calls it stuck (MEMORY_TURN_STUCK_SECONDS,
+# 15 min): in the many-hosts drill's primary restart an extract_turn that found the primary
+# shutting down dropped its turn, and the apply's backoff had grown to 30 s by the time the
+# primary was back (docs/measurements.md §20). Both db steps are sent again after 1, 2, 4, 8,
+# then every 10 s, without jitter: a turn moves on at most 10 s after the database answers
+# again, and 30 tries span about 4.5 minutes, after which the sweep takes over. Claiming and
+# applying are compare-and-sets on the turn's state, so a second delivery changes nothing.
+DATABASE_RETRY: dict[str, Any] = {
+    "autoretry_for": (OperationalError, InterfaceError),
+    "retry_backoff": 1,
+    "retry_backoff_max": 10,
+    "retry_jitter": False,
+    "max_retries": 30,
+}
+
 
 @shared_task(
     name="facts.extract_turn",
     acks_late=True,
+    **DATABASE_RETRY,
     # It may call the model itself (below), so it has call_extractor's limits.
     soft_time_limit=settings.MEMORY_LLM_WORST_CASE_SECONDS + 30,
     time_limit=settings.MEMORY_LLM_WORST_CASE_SECONDS + 60,
@@ -93,18 +111,6 @@ def extract(job: dict) -> dict:
     return result
 
 
-# A database that cannot be reached for a moment (the primary restarting, a failover) must not
-# leave the turn `extracting` until the sweep calls it stuck (MEMORY_TURN_STUCK_SECONDS, 15 min):
-# the many-hosts drill's primary restart did (docs/measurements.md §20). The same message is
-# sent again after a backoff; applying is a compare-and-set on the turn's state, so a second
-# delivery of a result that did get applied changes nothing.
-@shared_task(
-    name="facts.apply_extraction",
-    acks_late=True,
-    autoretry_for=(OperationalError, InterfaceError),
-    retry_backoff=2,
-    retry_backoff_max=30,
-    max_retries=8,
-)
+@shared_task(name="facts.apply_extraction", acks_late=True, **DATABASE_RETRY)
 def apply_extraction(job: dict, result: dict) -> None:
     apply(job, result)

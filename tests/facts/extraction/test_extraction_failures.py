@@ -157,34 +157,69 @@ def test_retry_turns_counts_a_stuck_turn_from_its_last_start_as_the_sweep_does(a
     assert Turn.objects.get(turn_id="busy").state == "extracting"
 
 
-def test_a_database_error_while_applying_is_retried_and_the_turn_completes_once(turns, fake_llm, monkeypatch):
-    # The many-hosts drill restarts the primary under a db worker: the apply task's connection
-    # failed, and the turn stayed `extracting` until the sweep's stuck bound.
+# The drill's primary was down 16 s (its shutdown checkpoint's fsync) and a db step's tries six
+# times in a row found it shutting down or starting up: the waits between them are 1, 2, 4, 8,
+# then 10 s (no jitter), so a turn moves on at most 10 s after the database answers again.
+UNREACHABLE_TRIES = 6
+WAITS = [1, 2, 4, 8, 10, 10]
+
+
+def _while_the_database_is_down(turns, fake_llm, step: str, monkeypatch) -> tuple[list, list]:
+    """Post a turn with `step` of the chain ("prepare" or "apply") finding the database
+    unreachable UNREACHABLE_TRIES times; the calls it saw and the waits Celery set between them."""
+    from celery.signals import task_retry
     from django.db import OperationalError
 
     from facts.extraction import chain
+    from memory_service.celery import app
 
-    real_apply, calls = chain.apply, []
+    real, calls, waits = getattr(chain, step), [], []
 
-    def apply_once_unreachable(job, result):
-        calls.append(job["turn_pk"])
-        if len(calls) == 1:
+    def unreachable_at_first(*args):
+        calls.append(args[0])
+        if len(calls) <= UNREACHABLE_TRIES:
             raise OperationalError("the database system is shutting down")
-        real_apply(job, result)
+        return real(*args)
+
+    def note_wait(sender=None, reason=None, **kwargs):
+        waits.append(reason.when)  # the Retry's countdown
 
     monkeypatch.setattr(chain, "consumes", lambda queue: False)  # the three tasks, as on many hosts
-    monkeypatch.setattr(chain, "apply", apply_once_unreachable)
+    monkeypatch.setattr(chain, step, unreachable_at_first)
     fake_llm.script(reply(add=[TEA]))
     # As in a worker, a task's exception stays in its task: eager Celery then runs the retry
     # at once (Task.apply re-applies a Retry) instead of raising it into the caller.
-    from memory_service.celery import app
-
     conf = app.conf
     propagates, conf.task_eager_propagates = conf.task_eager_propagates, False
+    task_retry.connect(note_wait, weak=False)
     try:
         turns.post("I drink green tea every morning.", turn_id="t1")
     finally:
+        task_retry.disconnect(note_wait)
         conf.task_eager_propagates = propagates
+    return calls, waits
+
+
+def test_a_database_error_while_applying_is_retried_within_10_s_and_the_turn_completes_once(
+    turns, fake_llm, monkeypatch
+):
+    # The many-hosts drill restarts the primary under a db worker: the apply task's connection
+    # failed, and the turn stayed `extracting` until the sweep's stuck bound; then the retries'
+    # backoff grew to 30 s (jittered), most of the drill's time to recover.
+    calls, waits = _while_the_database_is_down(turns, fake_llm, "apply", monkeypatch)
     assert turns.get("t1")["status"] == "done"
-    assert len(calls) == 2 and len(fake_llm.requests) == 1
+    assert len(calls) == UNREACHABLE_TRIES + 1 and len(fake_llm.requests) == 1
+    assert waits == WAITS
+    assert [(f.text, f.mention_count) for f in Fact.objects.live()] == [("User drinks green tea every morning.", 1)]
+
+
+def test_a_database_error_while_claiming_a_turn_is_retried_within_10_s_and_the_turn_completes_once(
+    turns, fake_llm, monkeypatch
+):
+    # The drill's primary restart: extract_turn found the primary shutting down, failed, and
+    # its turn stayed `queued` until the sweep's stuck bound (MEMORY_TURN_STUCK_SECONDS).
+    calls, waits = _while_the_database_is_down(turns, fake_llm, "prepare", monkeypatch)
+    assert turns.get("t1")["status"] == "done"
+    assert len(calls) == UNREACHABLE_TRIES + 1 and len(fake_llm.requests) == 1
+    assert waits == WAITS
     assert [(f.text, f.mention_count) for f in Fact.objects.live()] == [("User drinks green tea every morning.", 1)]
