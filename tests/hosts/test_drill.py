@@ -66,12 +66,10 @@ def _assert_nothing_left(run_id: str, temp_folder: str) -> None:
     assert _processes_mentioning(temp_folder) == []
 
 
-# Off in `make test` until it passes there: in the fresh-clone CI run of 2026-11-27 (run beside
-# the PostgreSQL suite) it posted no turn in 240 s, and it takes about 275 s, over the 90 s the
-# issue allows. MEMORY_TEST_DRILL=1 runs it (docs/testing.md, "The many-hosts drill").
-@pytest.mark.skipif(
-    os.environ.get("MEMORY_TEST_DRILL") != "1", reason="the streaming drill runs with MEMORY_TEST_DRILL=1"
-)
+# In the fresh-clone CI run of 2026-11-27 it posted no turn: a clone has no ../shared, so the
+# plan was empty (scripts/hosts/plan.py now falls back to the repository's conversations).
+# MEMORY_TEST_DRILL=0 leaves it out (docs/testing.md, "The many-hosts drill").
+@pytest.mark.skipif(os.environ.get("MEMORY_TEST_DRILL") == "0", reason="MEMORY_TEST_DRILL=0 leaves the drill out")
 def test_a_web_host_killed_mid_stream_loses_no_turn_doubles_nothing_and_the_drill_leaves_nothing(tmp_path):
     report = tmp_path / "drill.json"
     args = ["nice", "-n", "10", sys.executable, str(DRILL), "--short", "--json", str(report)]
