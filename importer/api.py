@@ -151,21 +151,7 @@ def import_turns(request, user_id: UserId):
     return _import(request, user_id, "turns")
 
 
-FORMATS = ("chatgpt", "claude", "turns")
-
-
-# The same path as the progress route below, so a POST to a format no route takes answers
-# here (a JSON 404 naming the formats) rather than with the GET route's bare 405 page.
-@router.post("/users/{user_id}/imports/{import_id}", include_in_schema=False)
-def import_unknown_format(request, user_id: UserId, import_id: str):
-    require_scope(request, "write")
-    routes = ", ".join(f"/users/{{user_id}}/imports/{kind}" for kind in FORMATS)
-    raise NotFound(
-        f"There is no import format {import_id!r}; POST the export to one of {routes}.", formats=list(FORMATS)
-    )
-
-
-@router.get("/users/{user_id}/imports/{import_id}", response={200: ImportOut, **errors(401, 403, 404, 422)})
+@router.get("/users/{user_id}/imports/{int:import_id}", response={200: ImportOut, **errors(401, 403, 404, 422)})
 def get_import(request, user_id: UserId, import_id: int):
     """How an import goes: turns posted so far (added, withheld, already there, refused)."""
     tenant = require_scope(request, "read")
@@ -174,3 +160,23 @@ def get_import(request, user_id: UserId, import_id: int):
     if batch is None:
         raise NotFound(f"User {user_id!r} has no import {import_id}.")
     return _out(batch)
+
+
+FORMATS = ("chatgpt", "claude", "turns")
+
+
+# After the progress route, whose ids are numbers: a POST to any other word answers here (a
+# JSON 404 naming the formats) rather than with a 405. A path of its own, out of the schema,
+# so the progress route's Allow stays GET.
+@router.post("/users/{user_id}/imports/{name}", include_in_schema=False)
+def import_unknown_format(request, user_id: UserId, name: str):
+    require_scope(request, "write")
+    routes = ", ".join(f"/users/{{user_id}}/imports/{kind}" for kind in FORMATS)
+    raise NotFound(f"There is no import format {name!r}; POST the export to one of {routes}.", formats=list(FORMATS))
+
+
+@router.get("/users/{user_id}/imports/{name}", include_in_schema=False)
+def get_import_not_numbered(request, user_id: UserId, name: str):
+    """A progress read by something other than an import's number (they are numbers): a 404."""
+    require_scope(request, "read")
+    raise NotFound(f"User {user_id!r} has no import {name!r}; imports are numbered.")

@@ -150,7 +150,7 @@ def test_the_api_refuses_what_is_not_an_export_and_writes_nothing(api, route, bo
     assert not MemoryUser.objects.filter(external_id="hal").exists()
 
 
-@pytest.mark.parametrize("route", ["word", "jsonl", "CHATGPT", "7"])
+@pytest.mark.parametrize("route", ["word", "jsonl", "CHATGPT", "chatgpt.json"])
 def test_a_post_to_a_format_there_is_no_route_for_is_a_json_404_naming_the_formats(api, route):
     response = api.post(f"/users/hal/imports/{route}", raw=b"[]")
 
@@ -160,6 +160,15 @@ def test_a_post_to_a_format_there_is_no_route_for_is_a_json_404_naming_the_forma
     assert repr(route) in body["detail"] and "/imports/chatgpt" in body["detail"]
     assert body["formats"] == ["chatgpt", "claude", "turns"]
     assert not MemoryUser.objects.filter(external_id="hal").exists()
+
+
+def test_a_post_to_an_imports_number_is_a_json_405_and_a_word_for_its_number_a_404(api):
+    posted = api.post("/users/hal/imports/7", raw=b"[]")
+    read = api.get("/users/hal/imports/word")
+
+    assert (posted.status_code, posted["Allow"]) == (405, "GET")
+    assert posted.json()["detail"] == "POST is not allowed at /api/v1/users/hal/imports/7; it takes GET."
+    assert read.status_code == 404 and "imports are numbered" in read.json()["detail"]
 
 
 def test_a_read_key_posting_to_an_unknown_format_is_refused_as_for_any_import(api, alice):
