@@ -233,11 +233,14 @@ class Drill:
             if self.opts.logs:
                 shutil.copytree(self.cluster.logs, self.opts.logs, dirs_exist_ok=True)
             self.cluster.stop_all()
+        stopped = time.monotonic()
         left = self.net.destroy()
+        destroyed = time.monotonic()
         shutil.rmtree(self.tmp, ignore_errors=True)
         if left:
             print(f"could not delete namespaces: {left}", file=sys.stderr)
-        self.say(f"torn down in {time.monotonic() - began:.0f} s")
+        steps = f"processes {stopped - began:.0f} s, namespaces {destroyed - stopped:.0f} s"
+        self.say(f"torn down in {time.monotonic() - began:.0f} s ({steps}, files the rest)")
 
 
 def replicas_landed() -> bool:
