@@ -10,23 +10,30 @@ reads of it: once per forget, that stalled every request of the service (issue 3
 So a forget or erase only leaves a PendingCompaction row (naming the user) in its own
 transaction (memory_service/db/scrub.py), and one pass every MEMORY_POSTGRES_COMPACT_SECONDS
 (Celery beat, `compact-erasures`) rewrites, once for every erasure committed before the pass
-began, each whole user-data table and, of the recall index tables, hash-partitioned by user
-(recall/engines/postgresql/ddl.py), only the partitions the erased users' rows were in. It
-stamps the receipts' `bytes_gone_at` only when every relation it had to rewrite was
-rewritten; a user whose relations were all rewritten leaves the queue, the others wait for
-the next pass.
+began, only the erased users' slices of the tables that hold a person's words: the recall
+index tables (recall/engines/postgresql/ddl.py) and the Django-model tables of turns, facts,
+their history, entities, edges and profile versions (memory_service/db/partitioned_tables.py)
+are `PARTITION BY HASH (user_id)`, and of each the pass rewrites the partitions the erased
+users' rows were in. The few small tables that hold a person's id or words and cannot be
+partitioned by user (facts_memoryuser, facts_sessioncursor, facts_appliedchange, the
+importer's and webhook deliveries') are rewritten whole; those that never hold a person's
+words (NOT_REWRITTEN) are not rewritten. It stamps the receipts' `bytes_gone_at` only when
+every relation it had to rewrite was rewritten; a user whose relations were all rewritten
+leaves the queue, the others wait for the next pass.
 
-Locks: each table is rewritten on its own and waits at most MEMORY_POSTGRES_COMPACT_LOCK_WAIT_MS
+Locks: each relation is rewritten on its own and waits at most MEMORY_POSTGRES_COMPACT_LOCK_WAIT_MS
 for its lock (lock_timeout). A waiting ACCESS EXCLUSIVE request queues every later reader
 behind it, so a pass that cannot have the lock at once steps back and tries again instead
-of stalling requests. Once it holds the lock, requests touching that table or partition wait
-for its rewrite: about its size, table size / MEMORY_POSTGRES_PARTITIONS for a partition
-(docs/measurements.md §17). A request of another user reads its own partition, which is
-not locked; one that reads every partition (a lookup by id) waits for one partition at most.
+of stalling requests. Once it holds the lock, requests touching that partition wait for its
+rewrite: about table size / MEMORY_POSTGRES_PARTITIONS (docs/measurements.md §17). A request
+of another user reads its own partitions, which are not locked; one that reads every
+partition (a lookup by id without the user) waits for one partition at most. The bound grows
+with the store: a slice is table / partitions, and at the 50-70 MB/s measured a rewrite
+passes 100 ms above about 5 MB a slice (64 partitions of a 320 MB table: the largest of a
+1 GB store), so the operator raises MEMORY_POSTGRES_PARTITIONS as the store grows
+(docs/deployment.md, "What erased means on PostgreSQL"). Only per-user keys (crypto-shredding,
+not built) would make the hold independent of the store's size.
 
-Old snapshots: a rewrite keeps the row versions an open transaction may still see. A pass
-rewrites a table only when no transaction older than the pass's start is open (in this
-database), else it leaves the table for the next pass and the receipts unstamped.
 """
 
 from __future__ import annotations
@@ -46,8 +53,26 @@ logger = logging.getLogger(__name__)
 PASS_LOCK_KEY = 0x6D656D5F636F6D70  # "mem_comp"
 LOCK_RETRIES = 5
 RETRY_PAUSE_SECONDS = 1.0
-# Tables of the user-data apps that hold no user data and that every forget writes to.
-NOT_REWRITTEN = {"facts_pendingcompaction"}
+# Tables of the user-data apps that never hold a person's words, so the pass leaves them
+# alone: a rewrite of one would hold every request that reads or writes it (each recall
+# reads recall_embedderswitch, each request facts_apikey) for nothing (docs/deployment.md,
+# "What erased means on PostgreSQL", lists every table and why).
+NOT_REWRITTEN = {
+    "facts_pendingcompaction",  # the queue itself: every forget writes it
+    "facts_tenant",  # the tenant's name, not a person's
+    "facts_apikey",  # key hashes; read by every request
+    "facts_deletionreceipt",  # a hashed id and counts; the pass stamps it
+    "facts_retentionrun",  # counts
+    "facts_memorymodechange",  # modes and who set them
+    "facts_factentity",  # two ids
+    "profiles_contextlog",  # counts, no user
+    "recall_recalllog",  # counts, no user
+    "recall_evalrun",  # scores of an evaluation corpus
+    "recall_embedderreport",  # worker status
+    "recall_embedderswitch",  # the live model; read by every recall
+    "recall_pendingindex",  # ids; written by every write
+    "webhooks_webhookendpoint",  # the tenant's URLs
+}
 
 
 @dataclass

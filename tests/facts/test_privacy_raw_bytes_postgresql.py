@@ -71,6 +71,13 @@ def _file_of(table: str) -> int:
         return cursor.fetchone()[0]
 
 
+def _relation_of(table: str, user_pk: int) -> str:
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT DISTINCT tableoid::regclass::text FROM {table} WHERE user_id = %s", [user_pk])
+        (name,) = cursor.fetchone()
+    return name
+
+
 def test_an_erased_users_text_leaves_every_table_and_index_file_at_the_next_compaction_pass(alice):
     victim, victim_markers, bystander_markers = _seed_victim_and_bystander(alice.tenant)
     before = postgres_data_files()
@@ -99,7 +106,9 @@ def test_a_forget_rewrites_no_table_and_waits_for_no_lock_another_session_holds(
     fact = services.fact_store(
         user=memory_user(alice.tenant, "u"), text="User lives in Quillborough.", actor=STAFF
     ).fact
-    files = {t: _file_of(t) for t in ("facts_fact", "recall_fts")}
+    # The relations holding the fact (partitions of tables partitioned by user).
+    files = {_relation_of(t, fact.user_id): 0 for t in ("facts_fact", "recall_fts")}
+    files = {t: _file_of(t) for t in files}
     # Another tenant's request in the middle of a transaction that read the facts table.
     with other_session.cursor() as cursor:
         cursor.execute("BEGIN")
@@ -124,16 +133,19 @@ def test_a_pass_steps_back_from_a_table_another_session_has_locked_and_finishes_
     alice, other_session, quick_retries
 ):
     victim, victim_markers, _ = _seed_victim_and_bystander(alice.tenant)
+    # The victim's slice of the turns (facts_turn is partitioned by user).
+    busy = _relation_of("facts_turn", victim.pk)
+    facts = _relation_of("facts_fact", victim.pk)
     receipt = privacy.user_erase(user=victim, actor=STAFF)
     with other_session.cursor() as cursor:
         cursor.execute("BEGIN")
-        cursor.execute("LOCK TABLE facts_turn IN ACCESS SHARE MODE")
+        cursor.execute(f"LOCK TABLE {busy} IN ACCESS SHARE MODE")
 
     started = time.perf_counter()
     report = compactor.compact_pass()
     elapsed = time.perf_counter() - started
-    assert report is not None and report.left_for_next_pass == ["facts_turn"], report
-    assert "facts_fact" in report.held_seconds
+    assert report is not None and report.left_for_next_pass == [busy], report
+    assert facts in report.held_seconds
     # LOCK_RETRIES waits of at most MEMORY_POSTGRES_COMPACT_LOCK_WAIT_MS each, nothing longer.
     assert elapsed < 30, elapsed
     receipt.refresh_from_db()

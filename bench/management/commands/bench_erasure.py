@@ -24,7 +24,11 @@ from recall import indexer
 from recall.services import recall
 
 MARKER = "Qzvormarker"
-PARTITION = re.compile(r"^recall_(?:episode_)?(?:fts|doc|vector|vector_b)_p\d+$")
+# A partition of a table partitioned by user: the recall index's, or (since issue 33's
+# facts/migrations/0010) the Django-model tables that hold a person's words.
+PARTITION = re.compile(r"^(?:recall|facts|profiles)_[a-z_]+_p\d+$")
+# The partitioned tables the reader's recall reads.
+READ_TABLES = ("recall_fts", "recall_doc", "recall_vector", "facts_fact", "facts_entity")
 ACTOR = services.Actor("staff", "bench-erasure")
 
 
@@ -123,7 +127,7 @@ class Command(BaseCommand):
     @staticmethod
     def _longest_holds(held: dict[str, float]) -> dict:
         """The longest ACCESS EXCLUSIVE hold of one rewrite: of a partition (a slice of a
-        recall index table) and of a table rewritten whole (the Django-model tables)."""
+        partitioned table) and of a table rewritten whole."""
         parts = {n: s for n, s in held.items() if PARTITION.match(n)}
         whole = {n: s for n, s in held.items() if n not in parts}
         out = {}
@@ -135,10 +139,10 @@ class Command(BaseCommand):
 
     @staticmethod
     def _relations_of(user: MemoryUser) -> set[str]:
-        """The partitions holding the reader's index rows (its recall opens these)."""
+        """The partitions holding the reader's rows (its recall opens these)."""
         names = set()
         with connection.cursor() as cursor:
-            for table in ("recall_fts", "recall_doc", "recall_vector"):
+            for table in READ_TABLES:
                 cursor.execute(f"SELECT DISTINCT tableoid::regclass::text FROM {table} WHERE user_id = %s", [user.pk])
                 names |= {row[0] for row in cursor.fetchall()}
         return names

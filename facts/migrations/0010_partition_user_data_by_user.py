@@ -1,0 +1,33 @@
+"""PostgreSQL: the facts tables that hold a person's words hash-partitioned by user, so that the
+compaction pass rewrites only an erased user's slice of each (memory_service/db/partitioned_tables.py,
+docs/deployment.md "What erased means on PostgreSQL"). Only the database changes: Django's
+state is the same. On SQLite it does nothing. The reverse makes the tables whole again.
+"""
+
+from django.db import migrations
+
+# Turns (what was said), facts, their history, entities (names) and edges (relations). Not:
+# facts_factentity (two ids, no user_id), the bookkeeping tables (docs/deployment.md).
+TABLES = ["facts_turn", "facts_fact", "facts_facthistory", "facts_entity", "facts_edge"]
+
+
+def partition(apps, schema_editor):
+    if schema_editor.connection.vendor == "postgresql":
+        from django.conf import settings
+
+        from memory_service.db import partitioned_tables
+
+        partitioned_tables.convert(schema_editor.connection, TABLES, settings.MEMORY_POSTGRES_PARTITIONS)
+
+
+def make_whole(apps, schema_editor):
+    if schema_editor.connection.vendor == "postgresql":
+        from memory_service.db import partitioned_tables
+
+        partitioned_tables.convert(schema_editor.connection, TABLES, 0)
+
+
+class Migration(migrations.Migration):
+    dependencies = [("facts", "0009_memory_mode_and_withheld_turns")]
+
+    operations = [migrations.RunPython(partition, make_whole)]
