@@ -11,6 +11,7 @@ from ninja import Query, Router, Status
 from ninja.responses import NinjaJSONEncoder
 
 from facts import privacy, provenance, selectors, services
+from facts.auth import require_scope
 from facts.schemas import (
     DeletedOut,
     FactIn,
@@ -21,7 +22,6 @@ from facts.schemas import (
     HistoryOut,
     ProvenanceOut,
 )
-from memory_service.auth import require_scope
 from memory_service.db import replicas
 from memory_service.schemas import ERRORS, UserId, errors
 

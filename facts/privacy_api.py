@@ -13,7 +13,7 @@ from typing import Any
 from ninja import Router, Schema
 
 from facts import privacy, services
-from memory_service.auth import require_scope
+from facts.auth import require_scope
 from memory_service.schemas import UserId, errors
 
 router = Router(tags=["privacy"])

@@ -10,9 +10,9 @@ from ninja import Field, Router, Schema, Status
 from pydantic import StrictBool
 
 from facts import services
+from facts.auth import require_scope
 from facts.extraction.status import extractor_state
 from facts.services import turns
-from memory_service.auth import require_scope
 from memory_service.schemas import ERRORS, IsoDateTime, ObjectIn, TurnId, UserId, client_id, errors
 
 router = Router(tags=["turns"])

@@ -10,11 +10,11 @@ from django.db import transaction
 from ninja import Field, Router, Schema, Status
 
 from facts import services
+from facts.auth import require_scope
 from importer.formats import SCHEMAS
 from importer.models import ImportBatch
 from importer.services import import_start
 from importer.tasks import post_turns
-from memory_service.auth import require_scope
 from memory_service.errors import NotFound, Rejected
 from memory_service.queues import about_users
 from memory_service.schemas import UserId, errors

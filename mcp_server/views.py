@@ -23,10 +23,10 @@ from django.views.decorators.csrf import csrf_exempt
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from starlette.types import Message
 
+from facts.auth import authenticate_key
 from facts.models import ApiKey
 from mcp_server.caller import current_key
 from mcp_server.server import mcp_server
-from memory_service.auth import authenticate_key
 from memory_service.errors import RateLimited
 
 MAX_BODY_BYTES = 1024 * 1024
@@ -64,7 +64,7 @@ def rate_class(body: bytes) -> str:
 
 
 def _bearer_key(request: HttpRequest) -> ApiKey | None:
-    """The REST API's key check (memory_service.auth), counted in the class of this call:
+    """The REST API's key check (facts.auth), counted in the class of this call:
     POST is every /mcp call, reads included. Raises RateLimited over the limit."""
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():

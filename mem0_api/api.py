@@ -16,6 +16,7 @@ from django.http import HttpResponse
 from ninja import NinjaAPI, Query, Router, Schema
 
 from facts import privacy, selectors, services
+from facts.auth import require_scope, token_or_bearer_auth
 from facts.models import TurnState
 from facts.services import memory_mode, turns
 from mem0_api import convert
@@ -36,7 +37,6 @@ from mem0_api.schemas import (
     SearchWithEpisodesOut,
     UpdateIn,
 )
-from memory_service.auth import require_scope, token_or_bearer_auth
 from memory_service.errors import NotFound, Rejected, ServiceError
 from memory_service.schemas import Message
 from recall import client_search

@@ -16,11 +16,11 @@ from ninja.security import APIKeyHeader, HttpBearer
 from pydantic import ValidationError
 
 from facts import selectors
+from facts.auth import authenticate_key, require_scope
 from mem0_api import api as platform
 from mem0_api import convert
 from mem0_api import selectors as mem0_selectors
 from mem0_api.schemas import AddIn, AddOut, HistoryEntryOut, MemoryOut, SearchIn, SearchOut, UpdateIn
-from memory_service.auth import authenticate_key, require_scope
 from memory_service.errors import Rejected
 from memory_service.schemas import Message
 

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import connection
 from ninja import Router, Schema
 
-from memory_service.auth import api_key_auth
+from facts.auth import api_key_auth
 from memory_service.checks import loaded_sqlite
 from memory_service.redact import mask_text, url_settings
 from memory_service.schemas import errors

@@ -8,8 +8,8 @@ from django.http import JsonResponse
 from ninja import Router, Status
 
 from facts import services as fact_services
+from facts.auth import require_scope
 from facts.services.memory_mode import recall_withheld
-from memory_service.auth import require_scope
 from memory_service.db import replicas
 from memory_service.errors import Rejected
 from memory_service.schemas import SessionId, UserId, errors

@@ -6,8 +6,8 @@ from django.http import HttpResponse, JsonResponse
 from ninja import Router
 
 from facts import services as fact_services
+from facts.auth import require_scope
 from facts.services.memory_mode import recall_withheld
-from memory_service.auth import require_scope
 from memory_service.db import replicas
 from memory_service.schemas import UserId, errors, rendered
 from recall import answer, services

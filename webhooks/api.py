@@ -8,7 +8,7 @@ from uuid import UUID
 
 from ninja import Field, Router, Schema, Status
 
-from memory_service.auth import require_scope
+from facts.auth import require_scope
 from memory_service.schemas import errors
 from webhooks import services
 from webhooks.models import WebhookEndpoint

@@ -2,6 +2,7 @@
 
 The mem0-compatible routes (mem0_api) also take `Authorization: Token <key>`,
 the scheme mem0's clients send; /api/v1 stays Bearer only, as documented.
+It lives with the tenant models it reads (facts.models, facts.key_cache), below every app's API.
 """
 
 from __future__ import annotations
