@@ -3,16 +3,21 @@ engine-dependent tests again on PostgreSQL (tests/on_postgres.py).
 
 The runs share nothing (each has its own database, var files, ports and stray-process
 mark), and much of each is spent waiting on the processes its tests start, so on two cores
-they finish together sooner than one after the other. The SQLite run, the larger, is itself
-split over SQLITE_WORKERS pytest-xdist processes, a test file each at a time (a file's tests
-share its module fixtures); it prints as it goes. The PostgreSQL run prints when both are
-done. The exit status is the first failure's.
+they finish together sooner than one after the other. The SQLite run and the PostgreSQL run
+are each split over pytest-xdist processes (SQLITE_WORKERS, PG_WORKERS), a test file each at
+a time (a file's tests share its module fixtures); each worker has a test database of its
+own (pytest-django adds `_gw0`, `_gw1` to its name). The PostgreSQL workers share one
+server, so the tests about the server itself (`*_postgresql.py`: its data files, a replica
+made with pg_basebackup, the databases a restore makes and drops, PgBouncer) run beside
+them in one process on a server of their own, as they did before. The SQLite run prints as
+it goes, the PostgreSQL runs when all are done. The exit status is the first failure's.
 
     .venv/bin/python tests/both_engines.py [paths for the PostgreSQL run]
 """
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 import tempfile
@@ -22,28 +27,38 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PG_ONLY = "not sqlite_only and not browser"
 SQLITE_WORKERS = "2"
+PG_WORKERS = "2"
+SERVER_TESTS = "test_*_postgresql.py"
+# A file at a time; and the slowest tests named at the end, to see where a long run went.
+XDIST = ["--dist", "loadfile", "--durations=25"]
+
+
+def _server_tests(pg_paths: list[str]) -> list[str]:
+    return sorted(str(p.relative_to(ROOT)) for path in pg_paths for p in (ROOT / path).rglob(SERVER_TESTS))
 
 
 def main(pg_paths: list[str]) -> int:
     started = time.monotonic()
-    with tempfile.TemporaryFile(prefix="postgresql-run-") as pg_output:
-        pg_run = subprocess.Popen(
-            [sys.executable, str(ROOT / "tests" / "on_postgres.py"), "-m", PG_ONLY, *pg_paths],
-            cwd=ROOT,
-            stdout=pg_output,
-            stderr=subprocess.STDOUT,
-        )
+    on_postgres = [sys.executable, str(ROOT / "tests" / "on_postgres.py"), "-m", PG_ONLY]
+    pg_runs = {"on PostgreSQL": [*on_postgres, "-n", PG_WORKERS, *XDIST, f"--ignore-glob=*/{SERVER_TESTS}", *pg_paths]}
+    if server_tests := _server_tests(pg_paths):
+        pg_runs["about the PostgreSQL server, on one of their own"] = [*on_postgres, "--durations=10", *server_tests]
+    with contextlib.ExitStack() as files:
+        outputs = {name: files.enter_context(tempfile.TemporaryFile(prefix="postgresql-run-")) for name in pg_runs}
+        running = {
+            name: subprocess.Popen(command, cwd=ROOT, stdout=outputs[name], stderr=subprocess.STDOUT)
+            for name, command in pg_runs.items()
+        }
         try:
-            sqlite_status = subprocess.call(
-                [sys.executable, "-m", "pytest", "-n", SQLITE_WORKERS, "--dist", "loadfile"], cwd=ROOT
-            )
+            sqlite_status = subprocess.call([sys.executable, "-m", "pytest", "-n", SQLITE_WORKERS, *XDIST], cwd=ROOT)
         finally:
-            pg_status = pg_run.wait()
-        pg_output.seek(0)
-        print(f"\n===== the same tests on PostgreSQL ({' '.join(pg_paths)}) =====", flush=True)
-        sys.stdout.buffer.write(pg_output.read())
+            pg_statuses = [run.wait() for run in running.values()]
+        for name, output in outputs.items():
+            output.seek(0)
+            print(f"\n===== the same tests {name} ({' '.join(pg_paths)}) =====", flush=True)
+            sys.stdout.buffer.write(output.read())
     print(f"\nboth engines: {time.monotonic() - started:.0f} s", flush=True)
-    return sqlite_status or pg_status
+    return sqlite_status or next((s for s in pg_statuses if s), 0)
 
 
 if __name__ == "__main__":

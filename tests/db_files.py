@@ -13,6 +13,7 @@ malformed"). A child process's descriptors do not touch our locks.
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 from pathlib import Path
 
@@ -38,6 +39,9 @@ def postgres_data_files() -> dict[str, bytes]:
     files = {}
     for folder in (data / "base", data / "global"):
         for path in folder.rglob("*"):
-            if path.is_file():
-                files[str(path.relative_to(data))] = path.read_bytes()
+            # A file gone between the listing and the read held a dropped database or a rewritten
+            # table (another pytest-xdist worker's, on the same server): no bytes left to read.
+            with contextlib.suppress(FileNotFoundError):
+                if path.is_file():
+                    files[str(path.relative_to(data))] = path.read_bytes()
     return files
