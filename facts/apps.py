@@ -6,6 +6,8 @@ class FactsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # Tasks outside tasks.py, registered when Django (and so the worker) starts, and the
-        # receivers of a tenant's deletion (its users' erasure and the erasure journal).
-        from facts import bookkeeping, erasure_replay  # noqa: F401
+        # The app's tasks (tasks.py, which names the extraction chain's too, and those outside
+        # it), registered when Django starts in every process, not only where Celery's lazy
+        # discovery runs (a worker); and the receivers of a tenant's deletion (its users'
+        # erasure and the erasure journal).
+        from facts import bookkeeping, erasure_replay, tasks  # noqa: F401
