@@ -64,6 +64,9 @@ def convert(connection: BaseDatabaseWrapper, tables: list[str], partitions: int)
     """Make each of `tables` partitioned by hash of user_id in `partitions` slices (0: whole),
     keeping every row, and the foreign keys that reference them composite (or whole again)."""
     with connection.cursor() as cursor:
+        # Django's foreign keys are deferred: the copies' checks would wait for the commit as
+        # pending trigger events, and PostgreSQL alters no table that has some.
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
         incoming = _references_to(cursor, tables)
         for name, table, _ in incoming:
             cursor.execute(f"ALTER TABLE {table} DROP CONSTRAINT {name}")
