@@ -119,6 +119,7 @@ class Command(BaseCommand):
         report["other_tenant_recall_during_pass"] = report["reader"].get("compaction_pass")
         report["reader_relations_rewritten"] = sorted(set(pass_report.held_seconds) & self._relations_of(reader.user))
         report["marker_files_after_pass"] = self._files_with(MARKER.encode())
+        report["marker_relations_after_pass"] = self._relations_with(MARKER.encode())
         report["database_mb_after"] = self._size_mb()
         self.stdout.write(json.dumps(report, indent=2))
         if json_out:
@@ -220,6 +221,21 @@ class Command(BaseCommand):
         with connection.cursor() as cursor:
             cursor.execute(f"VACUUM (FULL, ANALYZE) {', '.join(connection.ops.quote_name(t) for t in tables)}")
         return round(time.perf_counter() - started, 2)
+
+    def _relations_with(self, needle: bytes) -> list[str]:
+        """The relations (by their file's name) whose data files hold `needle`."""
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT current_setting('data_directory'), oid FROM pg_database WHERE datname = current_database()"
+            )
+            folder, oid = cursor.fetchone()
+            names = []
+            for path in (Path(folder) / "base" / str(oid)).iterdir():
+                if path.is_file() and needle in path.read_bytes():
+                    node = path.name.split("_")[0].split(".")[0]
+                    cursor.execute("SELECT coalesce(pg_filenode_relation(0, %s::oid)::text, %s)", [node, path.name])
+                    names.append(cursor.fetchone()[0])
+        return sorted(names)
 
     def _files_with(self, needle: bytes) -> int:
         with connection.cursor() as cursor:
