@@ -118,3 +118,22 @@ def test_another_users_recall_is_not_blocked_while_the_pass_holds_the_erased_use
         with connection.cursor() as cursor:
             cursor.execute("RESET lock_timeout")
     assert result.items and {hit.fact.user_id for hit in result.items} == {bystander.pk}
+
+
+def test_analyze_samples_no_words_so_a_slice_an_erasure_empties_keeps_none_in_its_statistics(alice):
+    """ANALYZE of a partition an erasure emptied leaves its old column statistics (a live
+    pg_statistic row): the word columns are never sampled (facts/migrations/0011)."""
+    victim, _, markers = _victim_and_bystander(alice.tenant)
+    relations = {table: _relation_of(table, victim) for table in WORD_TABLES}
+    with connection.cursor() as cursor:
+        for relation in relations.values():
+            cursor.execute(f"ANALYZE {relation}")
+        cursor.execute(
+            "SELECT tablename, attname, concat(most_common_vals::text, histogram_bounds::text) FROM pg_stats "
+            "WHERE tablename = ANY(%s)",
+            [list(relations.values())],
+        )
+        sampled = cursor.fetchall()
+    leaked = [(table, column) for table, column, values in sampled for m in markers.values() if m in (values or "")]
+    assert leaked == []
+    assert {column for _, column, _ in sampled} >= {"user_id", "id"}  # the other columns are still sampled
