@@ -17,7 +17,12 @@ from facts import guard
 from memory_service.errors import Rejected
 
 LENGTH = 20_000
-LIMIT_SECONDS = 0.010
+# A check that retried each start took seconds on these texts; a linear one takes 1-7 ms (best
+# of five, on 2 busy cores). The limit sits between, far enough from both that a loaded
+# machine does not cross it and a quadratic check cannot pass.
+LIMIT_SECONDS = 0.100
+# The whole floor (every check in turn) took 0.6 s on one such episode before; 10-30 ms now.
+FLOOR_LIMIT_SECONDS = 0.200
 
 
 def _repeat(unit: str, head: str = "") -> str:
@@ -105,7 +110,7 @@ def test_the_adversarial_texts_are_full_length():
 
 
 @pytest.mark.parametrize("index", range(len(guard.CHECKS)), ids=lambda i: f"{i}-{guard.CHECKS[i].rule}")
-def test_every_floor_check_reads_20000_adversarial_characters_in_under_10_ms(index):
+def test_every_floor_check_reads_20000_adversarial_characters_in_under_100_ms(index):
     check = guard.CHECKS[index]
     slow = {}
     for name, text in ADVERSARIAL.items():
@@ -124,7 +129,7 @@ def _floor(text: str) -> str | None:
     return None
 
 
-def test_the_issues_recalled_episode_passes_the_floor_and_every_check_of_it_in_under_10_ms():
+def test_the_issues_recalled_episode_passes_the_floor_and_every_check_of_it_in_under_100_ms():
     # What every recall did for each of the 20 turns of the report: 0.6 s each, 12.5 s a recall.
     text = "I live in Paris. " + "http://" * 2850
     assert _floor(text) is None
@@ -132,11 +137,11 @@ def test_the_issues_recalled_episode_passes_the_floor_and_every_check_of_it_in_u
     assert max(_best_of_five(check.found, folded) for check in guard.CHECKS) < LIMIT_SECONDS
 
 
-def test_the_whole_floor_reads_every_adversarial_text_in_under_50_ms():
-    # All its checks in turn (each under 10 ms, most under 1 ms): the floor on one episode.
+def test_the_whole_floor_reads_every_adversarial_text_in_under_200_ms():
+    # All its checks in turn: the floor on one episode.
     slow = {}
     for name, text in ADVERSARIAL.items():
         seconds = _best_of_five(_floor, text)
-        if seconds >= 5 * LIMIT_SECONDS:
+        if seconds >= FLOOR_LIMIT_SECONDS:
             slow[name] = round(seconds * 1000, 1)
     assert slow == {}, f"the floor took (ms): {slow}"
