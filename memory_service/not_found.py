@@ -43,7 +43,8 @@ class JsonMethodNotAllowed:
             return response
         if response.get("Content-Type", "").startswith("application/json"):
             return response
-        allowed = response.get("Allow", "")
+        # django-ninja builds the header from a set, so its order changes between processes.
+        allowed = ", ".join(sorted(m.strip() for m in response.get("Allow", "").split(",") if m.strip()))
         detail = f"{request.method} is not allowed at {request.path}; it takes {allowed or 'no method'}."
         answer = JsonResponse({"detail": detail}, status=405)
         answer["Allow"] = allowed
