@@ -1,5 +1,5 @@
 """What the drill's clients post: LoCoMo turns, the conversations interleaved (one memory user
-each), with a marker turn after every tenth.
+each), with a marker turn after the first and then every tenth.
 
 The data: LoCoMo dev (`../shared/data/locomo-dev` beside the checkout) where it is, else the
 two small LoCoMo-format conversations the repository carries (tests/bench/data), gone through
@@ -55,13 +55,13 @@ def _posts(name: str, conv: dict, round_no: int) -> list[TurnPost]:
 
 def build_plan(data: Path, run_id: str, turns: int, marker_every: int = 10) -> list[TurnPost]:
     """`turns` turns (plus the markers), the conversations interleaved, with a marker turn
-    ("I use <word>.", a word no conversation has) after every `marker_every`."""
+    ("I use <word>.", a word no conversation has) after the first and then every `marker_every`."""
     convs = conversations(data)
     queues = [_posts(name, conv, 0) for name, conv in convs]
     if not any(queues):
         raise SystemExit(f"the conversations in {data} hold no turn")
     plan: list[TurnPost] = []
-    i, round_no = 0, 0
+    i, round_no, told = 0, 0, 0
     while len(plan) < turns:
         if not any(queues):  # every conversation told: again, under new turn ids
             round_no += 1
@@ -70,7 +70,11 @@ def build_plan(data: Path, run_id: str, turns: int, marker_every: int = 10) -> l
         i += 1
         if queue:
             plan.append(queue.pop(0))
-            if len(plan) % marker_every == 0:
+            told += 1
+            # After the first turn, then every `marker_every`: a short drill whose fault comes
+            # a few turns in still has a marker acknowledged before it (the fresh-clone CI run
+            # of 44992e8 had none: markers 0/0).
+            if told % marker_every == 1:
                 marker = f"zqmk{run_id}x{len(plan)}"
                 plan.append(
                     TurnPost(plan[-1].user, "drill-markers", f"mk{len(plan)}", f"I use {marker}.", marker=marker)
