@@ -6,28 +6,14 @@ state is the same. On SQLite it does nothing. The reverse makes the tables whole
 
 from django.db import migrations
 
+from memory_service.db import partitioned_tables
+
 # Turns (what was said), facts, their history, entities (names) and edges (relations). Not:
 # facts_factentity (two ids, no user_id), the bookkeeping tables (docs/deployment.md).
 TABLES = ["facts_turn", "facts_fact", "facts_facthistory", "facts_entity", "facts_edge"]
 
 
-def partition(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        from django.conf import settings
-
-        from memory_service.db import partitioned_tables
-
-        partitioned_tables.convert(schema_editor.connection, TABLES, settings.MEMORY_POSTGRES_PARTITIONS)
-
-
-def make_whole(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        from memory_service.db import partitioned_tables
-
-        partitioned_tables.convert(schema_editor.connection, TABLES, 0)
-
-
 class Migration(migrations.Migration):
     dependencies = [("facts", "0009_memory_mode_and_withheld_turns")]
 
-    operations = [migrations.RunPython(partition, make_whole)]
+    operations = [partitioned_tables.migration(TABLES)]

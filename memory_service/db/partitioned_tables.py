@@ -26,6 +26,7 @@ constants of the migrations, never input.
 
 from __future__ import annotations
 
+from django.db import migrations
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 USER = "user_id"
@@ -74,6 +75,23 @@ def convert(connection: BaseDatabaseWrapper, tables: list[str], partitions: int)
             _rebuild(cursor, table, partitions)
         for name, table, (columns, target) in incoming:
             _reference(cursor, name, table, columns, target, partitions)
+
+
+def migration(tables: list[str]) -> migrations.RunPython:
+    """The operation of a migration that partitions `tables` by user on PostgreSQL (with the
+    settings' count at the time it runs) and makes them whole again in reverse; nothing on SQLite."""
+
+    def partition(apps, schema_editor) -> None:
+        if schema_editor.connection.vendor == "postgresql":
+            from django.conf import settings
+
+            convert(schema_editor.connection, tables, settings.MEMORY_POSTGRES_PARTITIONS)
+
+    def make_whole(apps, schema_editor) -> None:
+        if schema_editor.connection.vendor == "postgresql":
+            convert(schema_editor.connection, tables, 0)
+
+    return migrations.RunPython(partition, make_whole)
 
 
 def _references_to(cursor, tables: list[str]) -> list[tuple[str, str, tuple[list[str], str]]]:

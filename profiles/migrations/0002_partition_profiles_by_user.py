@@ -5,26 +5,12 @@ profiles_contextlog: counts only, no user. On SQLite it does nothing.
 
 from django.db import migrations
 
+from memory_service.db import partitioned_tables
+
 TABLES = ["profiles_profile"]
-
-
-def partition(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        from django.conf import settings
-
-        from memory_service.db import partitioned_tables
-
-        partitioned_tables.convert(schema_editor.connection, TABLES, settings.MEMORY_POSTGRES_PARTITIONS)
-
-
-def make_whole(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        from memory_service.db import partitioned_tables
-
-        partitioned_tables.convert(schema_editor.connection, TABLES, 0)
 
 
 class Migration(migrations.Migration):
     dependencies = [("profiles", "0001_initial")]
 
-    operations = [migrations.RunPython(partition, make_whole)]
+    operations = [partitioned_tables.migration(TABLES)]

@@ -40,22 +40,22 @@ class Faults:
         return start, self.s.now(), note, details
 
     def web_kill(self) -> tuple[str, dict]:
-        c = self.c
-        c.procs["web1"].kill()
-        time.sleep(self.opts.hold)
-        mark = c.procs["web1"].log_size()
-        c.restart("web1")
-        wait_for(lambda: c.web_ready("web1", since=mark), 240, "web1 again", 0.5)
+        self._kill_hold_restart("web1", self.c.web_ready, "web1 again")
         return "kill -9 web1 (gunicorn master and worker); started again after the hold", {}
 
     def dbworker_kill(self) -> tuple[str, dict]:
-        c = self.c
-        c.procs["dbw"].kill()
-        time.sleep(self.opts.hold)
-        mark = c.procs["dbw"].log_size()
-        c.restart("dbw")
-        wait_for(lambda: c.worker_ready("dbw", since=mark), 240, "db worker again", 0.5)
+        self._kill_hold_restart("dbw", self.c.worker_ready, "db worker again")
         return "kill -9 the db worker (with its beat and pool); started again after the hold", {}
+
+    def _kill_hold_restart(self, name: str, ready, what: str) -> None:
+        """kill -9 the host's processes, leave them down for the hold, start them again and wait
+        until their log (written since the restart) says they are ready."""
+        c = self.c
+        c.procs[name].kill()
+        time.sleep(self.opts.hold)
+        mark = c.procs[name].log_size()
+        c.restart(name)
+        wait_for(lambda: ready(name, since=mark), 240, what, 0.5)
 
     def redis_restart(self) -> tuple[str, dict]:
         c, details = self.c, {"before": self.c.redis_queues()}
