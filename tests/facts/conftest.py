@@ -47,3 +47,15 @@ def _drop_broker_connections():
     kombu_pools.reset()
     celery_app._pool = None
     celery_app.amqp._producer_pool = None
+
+
+@pytest.fixture
+def other_session():
+    """A second session of the test database (PostgreSQL), as another request or the
+    compaction pass would hold one: the lock tests take locks in it."""
+    from django.db import connection
+
+    raw = connection.get_new_connection(connection.get_connection_params())
+    yield raw
+    raw.rollback()
+    raw.close()

@@ -19,6 +19,7 @@ from recall import indexer
 from recall import services as recall_services
 from tests.db_files import postgres_data_files
 from tests.facts.dashboard_helpers import seed_everything
+from tests.partitions import relation_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,24 +33,6 @@ def _postgres_only():
         pytest.skip("partitions and VACUUM (FULL) are PostgreSQL's")
 
 
-@pytest.fixture
-def other_session():
-    """A second session of the test database, as the compaction pass holds one."""
-    raw = connection.get_new_connection(connection.get_connection_params())
-    yield raw
-    raw.rollback()
-    raw.close()
-
-
-def _relation_of(table: str, user: MemoryUser) -> str:
-    """The relation (partition, or the whole table) holding `user`'s rows of `table`."""
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT DISTINCT tableoid::regclass::text FROM {table} WHERE user_id = %s", [user.pk])
-        rows = cursor.fetchall()
-    assert len(rows) == 1, (table, rows)
-    return rows[0][0]
-
-
 def _victim_and_bystander(tenant) -> tuple[MemoryUser, MemoryUser, dict[str, str]]:
     """A victim and a bystander (each with one of every row) whose facts are in different
     relations (with 64 partitions, one of the first ten users almost surely is)."""
@@ -58,7 +41,7 @@ def _victim_and_bystander(tenant) -> tuple[MemoryUser, MemoryUser, dict[str, str
     for n in range(10):
         seed_everything(tenant, f"bystander-{n}")
         bystander = MemoryUser.objects.get(tenant=tenant, external_id=f"bystander-{n}")
-        if _relation_of("facts_fact", bystander) != _relation_of("facts_fact", victim):
+        if relation_of("facts_fact", bystander) != relation_of("facts_fact", victim):
             indexer.index_items(
                 list(Fact.objects.values_list("pk", flat=True)), list(Turn.objects.values_list("pk", flat=True))
             )
@@ -83,8 +66,8 @@ def test_the_tables_holding_a_persons_words_are_partitioned_by_user_and_ids_stay
 
 def test_a_pass_after_an_erase_rewrites_only_the_erased_users_slice_of_the_facts_tables(alice):
     victim, bystander, markers = _victim_and_bystander(alice.tenant)
-    victims = {table: _relation_of(table, victim) for table in WORD_TABLES}
-    bystanders = {table: _relation_of(table, bystander) for table in WORD_TABLES}
+    victims = {table: relation_of(table, victim) for table in WORD_TABLES}
+    bystanders = {table: relation_of(table, bystander) for table in WORD_TABLES}
     receipt = privacy.user_erase(user=victim, actor=STAFF)
 
     report = compactor.compact_pass()
@@ -124,7 +107,7 @@ def test_analyze_samples_no_words_so_a_slice_an_erasure_empties_keeps_none_in_it
     """ANALYZE of a partition an erasure emptied leaves its old column statistics (a live
     pg_statistic row): the word columns are never sampled (facts/migrations/0011)."""
     victim, _, markers = _victim_and_bystander(alice.tenant)
-    relations = {table: _relation_of(table, victim) for table in WORD_TABLES}
+    relations = {table: relation_of(table, victim) for table in WORD_TABLES}
     with connection.cursor() as cursor:
         for relation in relations.values():
             cursor.execute(f"ANALYZE {relation}")

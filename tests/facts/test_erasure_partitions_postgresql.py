@@ -18,6 +18,7 @@ from memory_service.db import compactor
 from recall import indexer
 from recall import services as recall_services
 from tests.facts.dashboard_helpers import memory_user
+from tests.partitions import relation_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -31,23 +32,6 @@ PARTITION = re.compile(r"^(recall_(?:episode_)?(?:fts|doc|vector)_p\d+)(?:_.*)?$
 def _postgres_only():
     if connection.vendor != "postgresql":
         pytest.skip("partitions and VACUUM (FULL) are PostgreSQL's")
-
-
-@pytest.fixture
-def other_session():
-    """A second session of the test database, as the compaction pass (or another request) holds one."""
-    raw = connection.get_new_connection(connection.get_connection_params())
-    yield raw
-    raw.rollback()
-    raw.close()
-
-
-def _partition_of(table: str, user: MemoryUser) -> str:
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT DISTINCT tableoid::regclass::text FROM {table} WHERE user_id = %s", [user.pk])
-        rows = cursor.fetchall()
-    assert len(rows) == 1, rows
-    return rows[0][0]
 
 
 def _files() -> dict[str, int]:
@@ -71,14 +55,14 @@ def _two_users_in_different_partitions(tenant) -> tuple[MemoryUser, MemoryUser]:
         users.append(user)
     victim = users[0]
     for bystander in users[1:]:
-        if _partition_of("recall_fts", bystander) != _partition_of("recall_fts", victim):
+        if relation_of("recall_fts", bystander) != relation_of("recall_fts", victim):
             return victim, bystander
     raise AssertionError("every user's index rows are in one relation: the index is not partitioned by user")
 
 
 def test_a_pass_after_one_users_forget_rewrites_only_that_users_partitions(alice):
     victim, bystander = _two_users_in_different_partitions(alice.tenant)
-    victims = {table: _partition_of(table, victim) for table in INDEX_TABLES}
+    victims = {table: relation_of(table, victim) for table in INDEX_TABLES}
     before = _files()
     services.fact_forget(fact=Fact.objects.filter(user=victim).get(), actor=STAFF)
     assert list(PendingCompaction.objects.values_list("user_pk", flat=True)) == [victim.pk]
@@ -96,7 +80,7 @@ def test_a_pass_after_one_users_forget_rewrites_only_that_users_partitions(alice
     changed = {name for name in before if after.get(name) != before[name] and PARTITION.match(name)}
     assert {PARTITION.match(name).group(1) for name in changed} == expected
     for table in INDEX_TABLES:
-        assert _partition_of(table, bystander) not in report.held_seconds
+        assert relation_of(table, bystander) not in report.held_seconds
     # The tables that are not partitioned are still rewritten whole; the facts tables are
     # partitioned too (tests/facts/test_erasure_model_partitions_postgresql.py).
     assert "facts_memoryuser" in report.held_seconds
@@ -130,7 +114,7 @@ def test_a_receipt_is_stamped_only_once_every_partition_of_the_erased_user_is_re
 
     monkeypatch.setattr(compactor, "RETRY_PAUSE_SECONDS", 0.05)
     victim, bystander = _two_users_in_different_partitions(alice.tenant)
-    busy = _partition_of("recall_vector", victim)
+    busy = relation_of("recall_vector", victim)
     receipt = privacy.user_erase(user=victim, actor=STAFF)
     with other_session.cursor() as cursor:
         cursor.execute("BEGIN")
@@ -145,5 +129,5 @@ def test_a_receipt_is_stamped_only_once_every_partition_of_the_erased_user_is_re
     report = compactor.compact_pass()
     assert report is not None and report.complete
     assert busy in report.held_seconds
-    assert _partition_of("recall_vector", bystander) not in report.held_seconds
+    assert relation_of("recall_vector", bystander) not in report.held_seconds
     assert DeletionReceipt.objects.get(pk=receipt.pk).bytes_gone_at == report.finished_at

@@ -14,6 +14,7 @@ from django.db.migrations.executor import MigrationExecutor
 from facts import services
 from facts.models import Fact, Turn
 from tests.facts.dashboard_helpers import seed_everything
+from tests.partitions import shape
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,16 +39,6 @@ def _latest() -> list[tuple[str, str]]:
     return [node for node in executor.loader.graph.leaf_nodes() if node[0] in ("facts", "profiles")]
 
 
-def _shape() -> dict[str, tuple[str, int]]:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT c.relname, c.relkind, (SELECT count(*) FROM pg_inherits i WHERE i.inhparent = c.oid) "
-            "FROM pg_class c WHERE c.relname = ANY(%s)",
-            [TABLES],
-        )
-        return {name: (kind, count) for name, kind, count in cursor.fetchall()}
-
-
 def _rows() -> dict[str, list[tuple]]:
     rows = {}
     with connection.cursor() as cursor:
@@ -65,10 +56,10 @@ def test_the_model_partition_migrations_keep_every_row_and_id_and_their_reverse_
     assert all(before.values()), before
     try:
         _migrate(WHOLE)
-        assert set(_shape().values()) == {("r", 0)}, _shape()
+        assert set(shape(TABLES).values()) == {("r", 0)}, shape(TABLES)
         assert _rows() == before
         _migrate(latest)
-        assert _shape() == {table: ("p", settings.MEMORY_POSTGRES_PARTITIONS) for table in TABLES}
+        assert shape(TABLES) == {table: ("p", settings.MEMORY_POSTGRES_PARTITIONS) for table in TABLES}
         assert _rows() == before
     finally:
         _migrate(latest)

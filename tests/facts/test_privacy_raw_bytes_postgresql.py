@@ -40,15 +40,6 @@ def quick_retries(monkeypatch):
     monkeypatch.setattr(compactor, "RETRY_PAUSE_SECONDS", 0.05)
 
 
-@pytest.fixture
-def other_session():
-    """A second session of the test database, as another tenant's request would hold one."""
-    raw = connection.get_new_connection(connection.get_connection_params())
-    yield raw
-    raw.rollback()
-    raw.close()
-
-
 def _where(files: dict[str, bytes], needle: bytes) -> list[str]:
     return [name for name, data in files.items() if needle in data]
 

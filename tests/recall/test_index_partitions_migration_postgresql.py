@@ -14,6 +14,7 @@ from recall import indexer
 from recall import services as recall_services
 from recall.engines.postgresql import ddl, vec
 from tests.facts.dashboard_helpers import memory_user
+from tests.partitions import shape
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -31,17 +32,6 @@ def _migrate(target: str) -> None:
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
     executor.migrate([("recall", target)])
-
-
-def _shape() -> dict[str, tuple[str, int]]:
-    """table -> (relkind, its number of partitions)."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT c.relname, c.relkind, (SELECT count(*) FROM pg_inherits i WHERE i.inhparent = c.oid) "
-            "FROM pg_class c WHERE c.relname = ANY(%s)",
-            [TABLES],
-        )
-        return {name: (kind, count) for name, kind, count in cursor.fetchall()}
 
 
 def _rows() -> dict[str, list[tuple]]:
@@ -72,11 +62,11 @@ def test_the_partition_migration_converts_a_whole_index_keeping_every_row_and_it
     try:
         # A store made before the partitions (migration 0008's whole tables), with its rows.
         _migrate("0008_postgresql_index")
-        assert set(_shape().values()) == {("r", 0)}, _shape()
+        assert set(shape(TABLES).values()) == {("r", 0)}, shape(TABLES)
         assert _rows() == before
 
         _migrate("0009_postgresql_partitions")
-        assert _shape() == {table: ("p", ddl.partition_count()) for table in TABLES}
+        assert shape(TABLES) == {table: ("p", ddl.partition_count()) for table in TABLES}
         assert _rows() == before
         with connection.cursor() as cursor:
             cursor.execute("SELECT count(DISTINCT tableoid) FROM recall_fts")

@@ -62,14 +62,6 @@ def dns(monkeypatch):
     return table, asked
 
 
-@pytest.fixture
-def receiver():
-    rec = Receiver()
-    server = Server(rec)
-    yield rec, server
-    server.stop()
-
-
 def _post(api, url: str):
     return api.post("/webhooks", {"url": url, "events": ["fact.created"]})
 

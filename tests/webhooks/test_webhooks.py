@@ -31,14 +31,6 @@ def _receivers_on_loopback(settings):
     settings.MEMORY_WEBHOOK_ALLOW_PRIVATE_NETWORKS = True
 
 
-@pytest.fixture
-def receiver():
-    rec = Receiver()
-    server = Server(rec)
-    yield rec, server
-    server.stop()
-
-
 def _subscribe(api, url: str, events=ALL) -> dict:
     response = api.post("/webhooks", {"url": url, "events": events})
     assert response.status_code == 201, response.content
