@@ -26,6 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import task_times  # noqa: E402
 from checks import Store, marker_recalled, unfinished  # noqa: E402
 from faults import FAULTS, Faults, share  # noqa: E402
 from layout import bring_up, make_network  # noqa: E402
@@ -83,6 +84,8 @@ class Drill:
         self.summary: dict = {}
         self.unrecovered = 0
         self.replicas = replicas_landed()
+        self.streamed_at: float | None = None
+        self.sched_at_start: dict[int, tuple[float, float]] = {}  # pid -> sched_seconds
 
     def say(self, message: str) -> None:
         stamp = f"{self.stream.now():6.1f}" if self.stream else "   -  "
@@ -91,7 +94,9 @@ class Drill:
     # --- building -------------------------------------------------------------------------------
     def build(self) -> None:
         make_network(self.net)
-        self.cluster = Cluster(self.net, self.tmp, replica_env=True, log_statements=self.replicas)
+        self.cluster = Cluster(
+            self.net, self.tmp, replica_env=True, log_statements=self.replicas, db_concurrency=self.opts.db_concurrency
+        )
         key = bring_up(self.cluster, self.say)
         self.store = Store(self.cluster.db_url)
         self.api = Api(addr("proxy"), 80, key)
@@ -155,8 +160,13 @@ class Drill:
         self.stream = Stream(self.api, plan, self.opts.turn_rate, self.opts.recall_rate)
         faults = Faults(self.cluster, self.stream, self.store, self.api, self.opts, self.replicas)
         self.stream.start()
+        self.streamed_at = time.monotonic()
+        self.sched_at_start = {p.pid: task_times.sched_seconds(p.pid) for p in self.cluster.procs.values()}
         self.searches_at_start = self.cluster.vector_searches() if self.replicas else {}
-        self.say(f"streaming {len(plan)} turns at {self.opts.turn_rate}/s, recalls at {self.opts.recall_rate}/s")
+        self.say(
+            f"streaming {len(plan)} turns at {self.opts.turn_rate}/s, recalls at {self.opts.recall_rate}/s; "
+            f"db worker concurrency {self.opts.db_concurrency}; load average {os.getloadavg()[0]:.1f}"
+        )
         self.say(f"turns from {self.opts.data}")
         for fault in self.opts.faults:
             self.calm()
@@ -222,6 +232,28 @@ class Drill:
             and self.summary["turns_unprocessed_at_end"] == 0
         )
 
+    def report_work(self) -> None:
+        """Before the hosts stop: the CPU seconds each host used and waited for since the stream
+        began (its live processes; a host killed by a fault counts from its restart), the db
+        worker's tasks from its log (scripts/hosts/task_times.py), and the load average; also
+        after an error or Ctrl-C."""
+        assert self.cluster is not None
+        procs = self.cluster.procs
+        now = {name: task_times.sched_seconds(p.pid) for name, p in procs.items() if p.alive()}
+        since = {name: self.sched_at_start.get(p.pid, (0.0, 0.0)) for name, p in procs.items()}
+        work = {
+            # Over the stream (from its start, or a host's restart, to now): seconds on a CPU, and
+            # seconds runnable but waiting for one (the machine's other work, or the drill's own).
+            "seconds": round(time.monotonic() - self.streamed_at, 1) if self.streamed_at else None,
+            "cpu_s": {n: round(now[n][0] - since[n][0], 1) for n in now},
+            "cpu_wait_s": {n: round(now[n][1] - since[n][1], 1) for n in now},
+            "db_worker_tasks": task_times.summary(procs["dbw"].log_since(0)) if "dbw" in procs else {},
+            "db_concurrency": self.opts.db_concurrency,
+            "load_average": [round(x, 1) for x in os.getloadavg()],
+        }
+        self.summary["work"] = work
+        self.say(f"work: {json.dumps(work)}")
+
     # --- tearing down -----------------------------------------------------------------------------
     def teardown(self, failed: bool) -> None:
         began = time.monotonic()
@@ -231,6 +263,7 @@ class Drill:
             if failed:
                 for name, proc in self.cluster.procs.items():
                     print(f"--- {name} (last lines) ---\n{proc.log(1500)}", file=sys.stderr)
+            self.report_work()
             if self.opts.logs:
                 shutil.copytree(self.cluster.logs, self.opts.logs, dirs_exist_ok=True)
             self.cluster.stop_all()
@@ -272,6 +305,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--recall-rate", type=float, help="recalls a second (20; --short: 4)")
     parser.add_argument("--calm", type=float, help="seconds of plain streaming before each fault (15; --short: 3)")
     parser.add_argument("--hold", type=float, help="seconds a killed host stays down (5; --short: 2)")
+    parser.add_argument(
+        "--db-concurrency", type=int, default=2, help="pool processes of the db worker (docs/deployment.md)"
+    )
     parser.add_argument("--lag-hold", type=float, default=20.0, help="seconds the replica lags")
     parser.add_argument(
         "--data",

@@ -61,8 +61,17 @@ def port_open(host: str, port: int) -> bool:
 
 
 class Cluster:
-    def __init__(self, net: Network, tmp: Path, *, replica_env: bool = True, log_statements: bool = False) -> None:
+    def __init__(
+        self,
+        net: Network,
+        tmp: Path,
+        *,
+        replica_env: bool = True,
+        log_statements: bool = False,
+        db_concurrency: int = 2,
+    ) -> None:
         self.net, self.tmp, self.log_statements = net, tmp, log_statements
+        self.db_concurrency = db_concurrency
         self.procs: dict[str, Proc] = {}
         self.logs = tmp / "logs"
         self.logs.mkdir()
@@ -284,18 +293,26 @@ class Cluster:
 
     def start_db_worker(self) -> None:
         schedule = self._var("dbw") / "celerybeat-schedule"
-        self._worker("dbw", "db", ["-B", "--schedule", str(schedule)])
+        self._worker("dbw", "db", ["-B", "--schedule", str(schedule)], self.db_concurrency)
 
     def start_llm_worker(self) -> None:
-        self._worker("llmw", "llm,embed", [])
+        self._worker("llmw", "llm,embed", [], 1)
 
-    def _worker(self, role: str, queues: str, extra: list[str]) -> None:
+    def _worker(self, role: str, queues: str, extra: list[str], concurrency: int) -> None:
         env = {**self.env, "MEMORY_VAR_DIR": str(self._var(role))}
         if role == "llmw":
             env.pop("DATABASE_URL")  # a worker host without the database
             env.pop("DATABASE_REPLICA_URLS", None)
         args = [str(BIN / "celery"), "-A", "memory_service", "worker", "-Q", queues, "-n", f"{role}@drill"]
-        args += ["--concurrency", "1", "--loglevel", "INFO", "--without-gossip", "--without-mingle", *extra]
+        args += [
+            "--concurrency",
+            str(concurrency),
+            "--loglevel",
+            "INFO",
+            "--without-gossip",
+            "--without-mingle",
+            *extra,
+        ]
         self.spawn(role, role, args, env=env)
 
     def worker_ready(self, role: str, since: int = 0) -> bool:

@@ -1,0 +1,103 @@
+"""Where a Celery worker's time went, from its log (Celery logs each task's run at INFO:
+"Task NAME[ID] succeeded in X s"), and the CPU each host of the drill used or waited for (/proc).
+
+    python scripts/hosts/task_times.py LOGS/dbw.log     # a drill's --logs folder
+
+Per task name: how many ran, their total and median seconds. Over the whole log: the seconds
+between the first and last task, how much of it tasks ran (per pool process), and the rest,
+which is the worker waiting for messages, taking them and acknowledging them (the broker), or idle.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import statistics
+import sys
+from collections import defaultdict
+from datetime import datetime
+from pathlib import Path
+
+_LINE = re.compile(
+    r"^\[(?P<at>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}): INFO/(?P<proc>[\w-]+)\] "
+    r"Task (?P<name>[\w.]+)\[[\w-]+\] succeeded in (?P<secs>[\d.e-]+)s"
+)
+
+
+def runs(text: str) -> list[tuple[float, str, str, float]]:
+    """(end time, pool process, task name, seconds) of every task the log says finished."""
+    out = []
+    for line in text.splitlines():
+        m = _LINE.match(line)
+        if not m:
+            continue
+        end = datetime.strptime(m["at"], "%Y-%m-%d %H:%M:%S,%f").timestamp()
+        out.append((end, m["proc"], m["name"], float(m["secs"])))
+    return out
+
+
+def summary(text: str) -> dict:
+    """Per task name and over the log: counts, seconds, and the share of time tasks ran."""
+    done = runs(text)
+    if not done:
+        return {"tasks": 0}
+    by_name: dict[str, list[float]] = defaultdict(list)
+    busy: dict[str, float] = defaultdict(float)
+    for _, proc, name, secs in done:
+        by_name[name].append(secs)
+        busy[proc] += secs
+    first = min(end - secs for end, _, _, secs in done)
+    span = max(end for end, _, _, _ in done) - first
+    processes = len(busy)
+    ran = sum(busy.values())
+    return {
+        "tasks": len(done),
+        "span_s": round(span, 1),
+        "pool_processes": processes,
+        "running_s": round(ran, 1),
+        # Of each pool process's time, the share it spent inside tasks; the rest went to the broker
+        # round trip between tasks (take, acknowledge) or to waiting for work.
+        "running_share": round(ran / (span * processes), 3) if span else None,
+        "per_task": {
+            name: {
+                "n": len(secs),
+                "total_s": round(sum(secs), 1),
+                "median_ms": round(statistics.median(secs) * 1000, 1),
+                "p95_ms": round(sorted(secs)[math.ceil(0.95 * len(secs)) - 1] * 1000, 1),
+            }
+            for name, secs in sorted(by_name.items(), key=lambda kv: -sum(kv[1]))
+        },
+    }
+
+
+def sched_seconds(session: int) -> tuple[float, float]:
+    """(seconds on a CPU, seconds runnable but waiting for a CPU) of the threads of the live
+    processes of one session (a host of the drill: each is started in its own session), from
+    /proc/<pid>/task/<tid>/schedstat. What a task's time is beyond both is sleeping: on the
+    network, the disk, a lock."""
+    ran = waited = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            # After the name: state(0) ppid(1) pgrp(2) session(3)
+            if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[3]) != session:
+                continue
+            for thread in (entry / "task").iterdir():
+                on_cpu, on_queue, _ = (thread / "schedstat").read_text().split()
+                ran, waited = ran + int(on_cpu), waited + int(on_queue)
+        except (OSError, ValueError):
+            continue  # gone meanwhile
+    return ran / 1e9, waited / 1e9
+
+
+def main(argv: list[str]) -> None:
+    import json
+
+    for path in argv:
+        print(path)
+        print(json.dumps(summary(Path(path).read_text(errors="replace")), indent=1))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

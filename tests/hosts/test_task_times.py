@@ -1,0 +1,35 @@
+"""What the drill reports of its db worker's tasks (scripts/hosts/task_times.py), read from a
+Celery log. No root needed."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts/hosts"))
+
+import task_times  # noqa: E402
+
+LOG = """\
+[2026-11-28 05:20:00,000: INFO/MainProcess] Task facts.extract_turn[id3] received
+[2026-11-28 05:20:00,100: INFO/ForkPoolWorker-1] Task facts.extract_turn[id3] succeeded in 0.1s: None
+[2026-11-28 05:20:00,400: INFO/ForkPoolWorker-2] Task facts.apply_extraction[id4] succeeded in 0.3s: None
+[2026-11-28 05:20:00,450: WARNING/ForkPoolWorker-1] Applying the extraction of turn 7 failed
+[2026-11-28 05:20:01,000: INFO/ForkPoolWorker-1] Task facts.apply_extraction[id5] succeeded in 0.5s: None
+[2026-11-28 05:20:01,000: INFO/ForkPoolWorker-1] Task facts.extract_turn[id6] retry: Retry in 1s
+"""
+
+
+def test_the_db_workers_log_says_how_long_each_kind_of_task_ran_and_how_much_of_the_time_tasks_ran():
+    got = task_times.summary(LOG)
+    assert got["tasks"] == 3 and got["pool_processes"] == 2
+    assert got["span_s"] == 1.0  # from the first task's start (05:20:00.000) to the last's end
+    assert got["running_s"] == 0.9 and got["running_share"] == 0.45
+    assert list(got["per_task"]) == ["facts.apply_extraction", "facts.extract_turn"]
+    assert got["per_task"]["facts.apply_extraction"] == {"n": 2, "total_s": 0.8, "median_ms": 400.0, "p95_ms": 500.0}
+
+
+def test_a_process_of_this_session_is_seen_on_the_cpu():
+    ran, waited = task_times.sched_seconds(os.getsid(0))
+    assert ran > 0 and waited >= 0
