@@ -3,7 +3,9 @@
 Written by hand before the detector, and not tuned on since: a phrase that the detector
 gets wrong stays here, wrong, and is counted. Each class has a development part (the rules
 were written looking at it) and a held-back quarter (HELD_*), not looked at while the rules
-were written; the test reports both figures apart.
+were first written (read since, to broaden them); the test reports both figures apart.
+CONSTRUCTION_* (at the end) are the phrasings that drove the rules of 2026-11-28 and their
+look-alikes.
 
 A positive is a user message that asks the assistant not to keep it ("withhold"), or to
 drop what the user said in the message before ("forget_previous"). A negative is anything
@@ -227,4 +229,165 @@ HELD_NEGATIVE: list[str] = [
     "Don't record over the old tape.",
     "Stop reminding me about the gym.",
     "I totally forgot what I just said, sorry, what were we talking about?",
+]
+
+# Added on 2026-11-28 with the rules they drove, after the third set's and the fresh set's
+# misses were read (so those sets are development data now, like this one). Each positive is
+# one general way of saying it that the rules lacked, in words of its own (none copied from
+# the other sets); each negative is a look-alike the new construction could catch. The test
+# holds every one of them, kinds included.
+CONSTRUCTION_POSITIVE: list[tuple[str, str]] = [
+    # a passive closed by "anywhere"; a place the thing must stay out of or off
+    ("This shouldn't be stored anywhere.", WITHHOLD),
+    ("Can this stay out of my profile?", WITHHOLD),
+    ("Please keep this off my profile.", WITHHOLD),
+    ("Don't let this end up in your memory.", WITHHOLD),
+    ("Make sure none of this ends up in my profile.", WITHHOLD),
+    # "make sure" / "ensure" before the request
+    ("Please make sure you don't save this.", WITHHOLD),
+    ("Make sure this doesn't get saved.", WITHHOLD),
+    ("Please make sure none of this gets recorded in your notes.", WITHHOLD),
+    # "not to be ...", "doesn't need to be ...", "not something you should ..."
+    ("Not to be remembered: my bank PIN is 1234.", WITHHOLD),
+    ("This doesn't need to be remembered.", WITHHOLD),
+    ("This isn't something you should remember.", WITHHOLD),
+    # preferences and indirect requests
+    ("I'd prefer you not remember this.", WITHHOLD),
+    ("I'd prefer it if this wasn't stored.", WITHHOLD),
+    ("I'd rather not have this saved.", WITHHOLD),
+    ("I'd appreciate you not remembering this.", WITHHOLD),
+    ("I'm asking you not to remember this.", WITHHOLD),
+    ("I need you to not store any of this.", WITHHOLD),
+    ("It would be great if you didn't save this.", WITHHOLD),
+    ("I'd rather you forgot this once we're done.", WITHHOLD),
+    # polite questions ("do you mind", "is there a way", "can we not")
+    ("Do you mind not saving this?", WITHHOLD),
+    ("Is it possible for you not to remember this?", WITHHOLD),
+    ("Is there a way you could not save this?", WITHHOLD),
+    ("Can we not save this part?", WITHHOLD),
+    ("Can you just not remember this?", WITHHOLD),
+    ("There's no need to remember this.", WITHHOLD),
+    # the memory as a place: what you know about me, long term memory, part of my profile
+    ("Don't add any of this to what you know about me.", WITHHOLD),
+    ("Please do not add this to your long term memory.", WITHHOLD),
+    ("Don't update my profile with this.", WITHHOLD),
+    ("Don't make this part of your memory.", WITHHOLD),
+    ("I don't want this to be part of my profile.", WITHHOLD),
+    ("I don't want this in my profile.", WITHHOLD),
+    # keeping verbs of more than one word; -ing after "skip" and "no"
+    ("Please don't hang on to this.", WITHHOLD),
+    ("Don't take note of this.", WITHHOLD),
+    ("Skip saving this one.", WITHHOLD),
+    ("Please, no remembering this one.", WITHHOLD),
+    # between us, in confidence
+    ("Let's keep this between us.", WITHHOLD),
+    ("Keep this between us and the team lead.", WITHHOLD),
+    ("This stays between you and me: I'm applying for a new job.", WITHHOLD),
+    ("I'm sharing this in confidence.", WITHHOLD),
+    # forgetting or erasing this message (not the one before)
+    ("Forget we ever had this conversation.", WITHHOLD),
+    ("Forget what I say next, it's private.", WITHHOLD),
+    ("Erase this from your memory once we're done.", WITHHOLD),
+    ("Please ignore this one as far as your memory goes.", WITHHOLD),
+    ("Don't learn anything about me from this.", WITHHOLD),
+    # a pointer back beside a request about this message: still this message
+    ("My last message was fine, but don't remember this one.", WITHHOLD),
+    # forget_previous: a keeping verb on what was said before
+    ("Please don't remember what I said before.", FORGET_PREVIOUS),
+    ("Actually, don't save what I just said.", FORGET_PREVIOUS),
+    ("Please don't store what I told you about my mother.", FORGET_PREVIOUS),
+    ("That thing I said about my job? Don't save it.", FORGET_PREVIOUS),
+    # forget_previous: a retraction or a pointer back, then a request about "it"/"that"
+    ("Disregard what I told you a minute ago and don't remember it.", FORGET_PREVIOUS),
+    ("Ignore my previous message and definitely don't save it.", FORGET_PREVIOUS),
+    ("I regret sharing that, please forget it.", FORGET_PREVIOUS),
+    ("Oops, I shouldn't have told you that. Please forget it.", FORGET_PREVIOUS),
+    ("I didn't mean to share that. Please forget it.", FORGET_PREVIOUS),
+    ("Whoops, that was meant to be private - please don't keep it.", FORGET_PREVIOUS),
+    ("I overshared, please don't keep it.", FORGET_PREVIOUS),
+    # forget_previous: more verbs and objects
+    ("Please forget my previous message.", FORGET_PREVIOUS),
+    ("Can you delete what I said earlier?", FORGET_PREVIOUS),
+    ("Forget the last two messages.", FORGET_PREVIOUS),
+    ("Take what I just said out of your memory.", FORGET_PREVIOUS),
+    ("Please remove the last thing I said from your memory.", FORGET_PREVIOUS),
+    ("You can forget what I just said.", FORGET_PREVIOUS),
+    ("Unsave that.", FORGET_PREVIOUS),
+    ("Pretend you didn't hear that.", FORGET_PREVIOUS),
+]
+
+CONSTRUCTION_NEGATIVE: list[str] = [
+    "This shouldn't be stored anywhere warm.",
+    "Please keep it off the floor.",
+    "Don't let this end up in the wrong hands.",
+    "Don't let it be stored above 25 degrees.",
+    "Make sure you don't save money on the brakes.",
+    "Make sure it doesn't get saved as a draft.",
+    "Make sure none of this gets saved in plain text.",
+    "Don't forget to save this.",
+    "Not to be confused with the other one.",
+    "One-time offer, not to be missed.",
+    "This doesn't need to be formal.",
+    "This isn't something you should store in a damp basement.",
+    "I'd prefer not to save money this month.",
+    "I'd prefer my coffee wasn't so sweet.",
+    "I'd rather not have this recorded on camera.",
+    "I'd appreciate you not calling after 9.",
+    "I'm asking you not to judge me.",
+    "I'd like you not to use bullet points.",
+    "It would be great if you didn't use jargon.",
+    "I want you to forget about the old deadline.",
+    "Do you mind not recording the meeting?",
+    "Would you mind not keeping me waiting?",
+    "Do you mind if I don't record this?",
+    "Is there a way to not save this file as a copy?",
+    "Is there a way you can not charge me twice?",
+    "Is it ok if I don't save this file?",
+    "Can we not talk about this?",
+    "There's no need to save me a plate.",
+    "Don't add it to the soup yet.",
+    "Don't put this on the table.",
+    "Don't save it to my memory card.",
+    "My parents don't want this in my profile photo.",
+    "Don't update my profile picture.",
+    "Don't update my profile until Friday.",
+    "Please don't make this part of the presentation.",
+    "I don't want this to end.",
+    "I don't want it added to the bill.",
+    "Don't hang on to the past.",
+    "Don't take notes from this book, it's outdated.",
+    "Don't keep it in the fridge, it goes soggy.",
+    "Don't store this with the onions.",
+    "Don't keep that from me.",
+    "Don't keep it to yourself, tell me!",
+    "Skip saving the intro video.",
+    "Don't skip saving your work.",
+    "Keep the couch between us and the window.",
+    "Let's keep this between 10 and 12 people.",
+    "My boss asked me to keep this between us.",
+    "She said this stays between us.",
+    "We kept it between us for years.",
+    "I told him this in confidence.",
+    "Forget you ever met him.",
+    "What I say next is important, remember it.",
+    "Erase this from the whiteboard.",
+    "Delete this from my calendar.",
+    "Ignore this for now.",
+    "Ignore the typo in my previous message.",
+    "Sorry, my last message was unclear. I meant Tuesday.",
+    "What I told you earlier was wrong, it's Tuesday. Remember that.",
+    "I take that back, the meeting is at 5 - please remember it.",
+    "I shouldn't have said that to her. Should I apologise?",
+    "I regret telling you that, but it's true.",
+    "Forget that, it doesn't matter.",
+    "Forget the last bus, I'll walk.",
+    "Delete the previous version of my CV.",
+    "Remove the last item from my shopping list.",
+    "Please delete that last paragraph from my notes.",
+    "Drop that from the agenda.",
+    "Undo my last change in the doc.",
+    "You said you'd forget it, but you didn't.",
+    "You forgot what I told you about my allergy!",
+    "Can you get my address from your memory and fill in the form?",
+    "Take my preferences from your memory and suggest a recipe.",
 ]

@@ -1,17 +1,29 @@
-"""The consent detector (facts/consent.py) on its labelled set (tests/facts/consent_phrases.py).
+"""The consent detector (facts/consent.py) on its labelled sets (tests/facts/consent_*phrases.py).
 
-Precision and recall over the whole set must meet the issue's aim (>= 0.98, >= 0.90); the
-held-back quarter's figures are computed apart and printed (`pytest -s`), so a detector
-that only learnt the development phrases shows. Run it alone to read the matrices:
+Precision and recall over the first set must meet the issue's aim (>= 0.98, >= 0.90), and
+so must the fresh and third sets' now that their misses were read for the rules (on
+2026-11-28); none of the three may flag a look-alike. The held-out measure is a fourth set
+outside the repository (docs/design.md §13). Run it alone to read the matrices:
 
     .venv/bin/python -m pytest -q -s -p no:cacheprovider tests/facts/test_consent_detector.py
 """
 
 from __future__ import annotations
 
+import re
+import time
+
+from facts import consent
 from facts.consent import FORGET_PREVIOUS, WITHHOLD, detect
 from tests.facts.consent_fresh_phrases import FRESH_NEGATIVE, FRESH_POSITIVE
-from tests.facts.consent_phrases import DEV_NEGATIVE, DEV_POSITIVE, HELD_NEGATIVE, HELD_POSITIVE
+from tests.facts.consent_phrases import (
+    CONSTRUCTION_NEGATIVE,
+    CONSTRUCTION_POSITIVE,
+    DEV_NEGATIVE,
+    DEV_POSITIVE,
+    HELD_NEGATIVE,
+    HELD_POSITIVE,
+)
 from tests.facts.consent_third_phrases import THIRD_NEGATIVE, THIRD_POSITIVE
 
 
@@ -44,6 +56,8 @@ def test_the_set_has_at_least_80_phrasings_each_way_and_a_held_back_quarter():
     assert len(positives) >= 80 and len(negatives) >= 80
     assert len(HELD_POSITIVE) * 4 >= len(positives) and len(HELD_NEGATIVE) * 4 >= len(negatives)
     assert len({t for t, _ in positives} | set(negatives)) == len(positives) + len(negatives)
+    every = [t for t, _ in positives + CONSTRUCTION_POSITIVE] + negatives + CONSTRUCTION_NEGATIVE
+    assert len(set(every)) == len(every), "a phrasing is listed twice"
     assert {kind for _, kind in positives} == {WITHHOLD, FORGET_PREVIOUS}
 
 
@@ -62,20 +76,37 @@ def test_it_meets_the_precision_and_recall_aim_on_the_whole_set_and_reports_the_
     assert whole["recall"] >= 0.90, _report("whole", whole)
 
 
-def test_on_the_sets_held_back_from_its_rules_it_flags_no_look_alike_and_errs_only_towards_keeping():
-    """Recall on these sets is reported, not held to the aim (docs/design.md §13 gives it); a
-    look-alike flagged would withhold a turn the person wanted kept, and a withhold read as
-    "forget the previous turn" would delete what they said before, so neither may happen."""
+def test_on_the_later_sets_it_meets_the_aim_flags_no_look_alike_and_errs_only_towards_keeping():
+    """Both sets were held back from the rules until 2026-11-28, when their misses were read to
+    broaden them (docs/design.md §13 gives the figures before and after): development data
+    now, so they are held to the aim. A look-alike flagged would withhold a turn the person
+    wanted kept, and a withhold read as "forget the previous turn" would delete what they said
+    before, so neither may happen."""
     print()
     for name, positives, negatives in (
-        ("fresh", FRESH_POSITIVE, FRESH_NEGATIVE),
-        ("third (independent)", THIRD_POSITIVE, THIRD_NEGATIVE),
+        ("fresh (misses read for rules on 2026-11-28)", FRESH_POSITIVE, FRESH_NEGATIVE),
+        ("third (read for rules on 2026-11-28)", THIRD_POSITIVE, THIRD_NEGATIVE),
     ):
         m = _matrix(positives, negatives)
         print(_report(name, m))
         assert m["fp"] == 0, [t for t in negatives if detect(t) is not None]
         misread = [t for t, kind in positives if kind == WITHHOLD and (d := detect(t)) and d.kind == FORGET_PREVIOUS]
         assert misread == []
+        assert m["recall"] >= 0.90, [t for t, _ in positives if detect(t) is None]
+
+
+def test_it_reads_each_construction_added_on_2026_11_28_of_the_right_kind_and_none_of_their_look_alikes():
+    wrong = [(t, kind, d and d.kind) for t, kind in CONSTRUCTION_POSITIVE if (d := detect(t)) is None or d.kind != kind]
+    flagged = [t for t in CONSTRUCTION_NEGATIVE if detect(t) is not None]
+    assert wrong == [] and flagged == [], (wrong, flagged)
+
+
+def test_a_pointer_back_makes_a_request_about_it_forget_the_previous_turn_but_not_one_about_this_message():
+    assert detect("Disregard my previous message and don't store it.").kind == FORGET_PREVIOUS  # type: ignore[union-attr]
+    assert detect("Don't store it.").kind == WITHHOLD  # type: ignore[union-attr]
+    assert detect("My previous message was fine. Don't store this one.").kind == WITHHOLD  # type: ignore[union-attr]
+    # A retraction with no request is a correction, nothing to withhold.
+    assert detect("I take that back, it's Tuesday.") is None
 
 
 def test_it_reads_only_requests_to_the_assistant_not_quotes_or_questions():
@@ -110,3 +141,64 @@ def test_it_reads_the_other_ways_of_saying_not_and_a_memory_as_the_place():
         "This should be saved for later.",
     ):
         assert detect(statement) is None, statement
+
+
+LENGTH = 20_000
+# A linear detector reads these in 10-70 ms (on 2 busy cores); "also also also ..." took 7 s
+# before 2026-11-28 ("also" opened a clause and softened one, so every word began a scan to
+# the end). The limit sits far from both.
+LIMIT_SECONDS = 0.5
+
+
+def _repeat(unit: str) -> str:
+    return (unit * (LENGTH // len(unit) + 1))[:LENGTH]
+
+
+def _adversarial() -> dict[str, str]:
+    """Each word of the openings and softeners repeated (a word in both was the slow case),
+    with the shapes the patterns repeat or skip over: quotes, pointers back, requests."""
+    words = set(re.findall(r"[a-z]+", consent._OPENING))  # its softeners included
+    texts = {f"{w}-run": _repeat(f"{w} ") for w in words}
+    for unit in (
+        " 'a",
+        "'",
+        "a'",
+        '"a ',
+        "don't ",
+        "don't save ",
+        "don't keep it ",
+        "this should not be ",
+        "not to be ",
+        "keep this between ",
+        "make sure none of this ",
+        "what i just said ",
+        "the last the last ",
+        "forget that i ",
+        "i shouldn't have ",
+        "is there a way you can ",
+        "stop saving ",
+        "un-save ",
+        "off the record ",
+        "long term ",
+    ):
+        texts[unit] = _repeat(unit)
+    texts["no-end"] = "don't save " + "a" * (LENGTH - 12) + "."
+    return texts
+
+
+def test_it_reads_20000_adversarial_characters_in_linear_time():
+    slow = {}
+    for name, text in _adversarial().items():
+        assert len(text) == LENGTH
+        seconds = _timed(text)
+        if seconds >= LIMIT_SECONDS:  # a busy machine slows a run, never speeds it: the best of three
+            seconds = min(seconds, _timed(text), _timed(text))
+        if seconds >= LIMIT_SECONDS:
+            slow[name] = round(seconds, 2)
+    assert slow == {}, f"took (s): {slow}"
+
+
+def _timed(text: str) -> float:
+    started = time.perf_counter()
+    detect(text)
+    return time.perf_counter() - started
