@@ -96,6 +96,7 @@ def test_on_the_later_sets_it_meets_the_aim_flags_no_look_alike_and_errs_only_to
 
 
 def test_it_reads_each_construction_added_on_2026_11_28_of_the_right_kind_and_none_of_their_look_alikes():
+    print("\n" + _report("constructions (added 2026-11-28)", _matrix(CONSTRUCTION_POSITIVE, CONSTRUCTION_NEGATIVE)))
     wrong = [(t, kind, d and d.kind) for t, kind in CONSTRUCTION_POSITIVE if (d := detect(t)) is None or d.kind != kind]
     flagged = [t for t in CONSTRUCTION_NEGATIVE if detect(t) is not None]
     assert wrong == [] and flagged == [], (wrong, flagged)
