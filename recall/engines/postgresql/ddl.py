@@ -43,6 +43,20 @@ def _partitioned(name: str, columns: str, partitions: int) -> list[str]:
     return statements
 
 
+# Columns whose sampled values are a person's words or stand for them: the terms, the texts'
+# hashes, the embeddings. ANALYZE keeps samples of a column in pg_statistic, and a partition an
+# erasure empties keeps them (ANALYZE of an empty relation changes nothing), so these columns
+# are never sampled: statistics target 0 (migration 0011 sets it on a store made before). The
+# lookups on them go through the keys, whose plans need no sample of their values.
+UNSAMPLED = {"doc": ("text_hash",), "fts": ("term",), "vector": ("text_hash", "embedding")}
+
+
+def unsampled(name: str, kind: str) -> list[str]:
+    """The statements that keep ANALYZE from sampling table `name`'s word columns (a partitioned
+    table passes the target on to its partitions)."""
+    return [f"ALTER TABLE {name} ALTER COLUMN {column} SET STATISTICS 0" for column in UNSAMPLED[kind]]
+
+
 def doc_table(t: Tables, partitions: int) -> list[str]:
     key = f"PRIMARY KEY (user_id, {t.id})" if partitions > 0 else f"PRIMARY KEY ({t.id})"
     columns = (
@@ -52,7 +66,7 @@ def doc_table(t: Tables, partitions: int) -> list[str]:
     extra = [] if partitions > 0 else [f"CREATE INDEX {t.doc}_user ON {t.doc}(user_id)"]
     # By-id lookups and deletes (the indexer's) read every partition: an index on the id each.
     by_id = [f"CREATE INDEX {t.doc}_id ON {t.doc}({t.id})"] if partitions > 0 else []
-    return _partitioned(t.doc, columns, partitions) + extra + by_id
+    return _partitioned(t.doc, columns, partitions) + extra + by_id + unsampled(t.doc, "doc")
 
 
 def fts_table(t: Tables, partitions: int) -> list[str]:
@@ -60,7 +74,11 @@ def fts_table(t: Tables, partitions: int) -> list[str]:
         "user_id bigint NOT NULL, term text NOT NULL, doc_id bigint NOT NULL, tf real NOT NULL, "
         "PRIMARY KEY (user_id, term, doc_id)"
     )
-    return _partitioned(t.fts, columns, partitions) + [f"CREATE INDEX {t.fts}_doc ON {t.fts}(doc_id)"]
+    return (
+        _partitioned(t.fts, columns, partitions)
+        + [f"CREATE INDEX {t.fts}_doc ON {t.fts}(doc_id)"]
+        + unsampled(t.fts, "fts")
+    )
 
 
 def create_vector_table(name: str, id_column: str, partitions: int) -> list[str]:
@@ -71,7 +89,8 @@ def create_vector_table(name: str, id_column: str, partitions: int) -> list[str]
         f"text_hash text NOT NULL, embedding vector NOT NULL, {key}"
     )
     by_id = [f"CREATE INDEX {name}_id ON {name}({id_column})"] if partitions > 0 else []
-    return _partitioned(name, columns, partitions) + [f"CREATE INDEX {name}_user ON {name}(user_id, model)"] + by_id
+    user_index = [f"CREATE INDEX {name}_user ON {name}(user_id, model)"]
+    return _partitioned(name, columns, partitions) + user_index + by_id + unsampled(name, "vector")
 
 
 def create_index_tables(t: Tables, partitions: int) -> list[str]:
