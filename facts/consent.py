@@ -59,17 +59,17 @@ _NOT = r"(?:don't|do not)\s+"
 # like "don't"; with "I" as the subject ("I never remember") it is a statement.
 _NOT_ANY = (
     r"(?:(?:you\s+)?(?:don't|do not|never|must not|mustn't|should not|shouldn't|need not|needn't"
-    r"|(?:don't|do not) (?:need|have) to)|no need to|let's not(?: have you)?|not to)\s+"
+    r"|(?:don't|do not) (?:need|have) to)|you(?:'re| are) not to|no need to|let's not(?: have you)?|not to)\s+"
 )
 # Verbs whose only meaning here is keeping a memory: any object (or none) will do.
 _MEMORY_VERB = r"(?:remember|memori[sz]e|retain)\b"
 # Verbs with everyday meanings: they need a pointing object or a memory as their place.
 _KEEP_VERB = (
     r"(?:save|store|keep|record|log|persist|hold on ?to|hang on ?to"
-    r"|(?:make|keep|take) (?:a |any )?(?:note|notes|record|log) (?:of|on))\b"
+    r"|(?:make|keep|take) (?:a |any )?(?:note|notes|record|log|memory|copy|copies) (?:of|on))\b"
 )
 # Verbs that only say where a thing goes ("put", "add"): a memory as their place, or "down"/"away".
-_PLACE_VERB = r"(?:note|write|jot|commit|add|put|track|file|enter|include)\b"
+_PLACE_VERB = r"(?:note|write|jot|commit|add|put|track|file|enter|include|hold|carry)\b"
 # The same verbs after "refrain from", "avoid", "mind not", "want you": the -ing forms.
 _MEMORY_ING = r"(?:remembering|memori[sz]ing|retaining)\b"
 _KEEP_ING = (
@@ -90,7 +90,12 @@ _MEMORY_NOUN = (
     r"(?:long-term |permanent |persistent )?(?:memory|memories|memory bank|notes|profile|records?|file|history"
     r"|knowledge(?: base)?)\b" + _NOT_A_THING
 )
-_PLACE = r"(?:(?:(?:your|my|the|any) )?" + _MEMORY_NOUN + r"|what you (?:know|remember|keep) about me\b)"
+# Later conversations are a memory too ("don't carry this over to future chats").
+_LATER_CHATS = r"(?:future|later|other|new|next|upcoming|all) (?:chats?|conversations?|sessions?)\b"
+_PLACE = (
+    r"(?:(?:(?:your|my|the|any) )?(?:" + _MEMORY_NOUN + r"|preferences\b)|what you (?:know|remember|keep) about me\b"
+    r"|" + _LATER_CHATS + ")"
+)
 # The assistant's memory as a thing to take something out of (not "my notes", the person's own).
 _MEMORY_PLACE = (
     r"(?:(?:your|my|the) )?(?:long-term )?(?:memory|memories|record|knowledge)\b"
@@ -99,18 +104,18 @@ _MEMORY_PLACE = (
     r"|what(?:ever)? you(?:'ve| have)? (?:know|saved|stored|remember|kept)"
 )
 _POINTING = (
-    r"(?:this|that|it|any of (?:this|that|it)|anything|all (?:of )?(?:this|that)|what (?:i'm|i am) about to"
-    r"|what follows|the following|a (?:record|note) of (?:this|that|it))\b"
+    r"(?:(?:any|all|none) of (?:this|that|it|the following|what follows)|this|that|it|anything"
+    r"|all (?:of )?(?:this|that)|what (?:i'm|i am) about to|what follows|the following"
+    r"|a (?:record|note) of (?:this|that|it))\b"
 )
 # "Don't keep it in the fridge", "don't store this with the onions", "don't keep that from me":
 # an everyday verb whose place is not a memory is not a request.
 _NOT_ELSEWHERE = (
-    r"(?!\s+(?:in|on|at|under|inside|near|by|behind|beside|next to|outside|with|from|to|into|onto)\s+"
-    r"(?!(?:(?:your|my|the|any) )?(?:mind|head)\b|(?:this|that|my|the) (?:message|chat|conversation|session)\b|"
-    + _PLACE
-    + "))"
+    r"(?!\s+(?:in|on|at|under|inside|near|by|behind|beside|next to|outside|with|from|to|into|onto|around|for|as)\s+"
+    r"(?!(?:(?:your|my|the|any) )?(?:mind|head)\b|(?:this|that|my|the) (?:message|chat|conversation|session)\b"
+    r"|(?:the )?future\b|(?:a )?(?:memory|fact|note) about me\b|(?:a )?memory\b|" + _PLACE + "))"
 )
-_IN_MEMORY = r"[^.!?;]{0,30}\b(?:to|in|into|on|onto) " + _PLACE
+_IN_MEMORY = r"[^.!?;]{0,30}\b(?:to|in|into|on|onto|under|for|across) " + _PLACE
 _ANYWHERE = r"\s+anywhere(?: else)?\s*(?:[.!;:,]|$)"
 _CLAUSE_END = r"\s*(?:[.!;]|$)"
 # An everyday verb's object: pointing (and not elsewhere), or a memory as its place.
@@ -118,7 +123,18 @@ _KEEP_OBJECT = (
     r"(?:" + _KEEP_VERB + r"\s+" + _POINTING + _NOT_ELSEWHERE + "|(?:" + _KEEP_VERB + "|" + _PLACE_VERB + ")"
     r"(?:\s+" + _POINTING + ")?" + _IN_MEMORY + "|" + _PLACE_VERB + r"\s+" + _POINTING + r"\s+(?:down|away)\b)"
 )
-_ANY_VERB = r"(?:" + _MEMORY_VERB + "|" + _KEEP_OBJECT + ")"
+# "Don't keep any record of my questions": a record of anything is a memory.
+_RECORD_OF = r"(?:keep|make) (?:a|any) (?:record|log) of\b(?! (?:your|his|her|their|our)\b)"
+# "Don't learn anything about me from this conversation."
+_LEARN = (
+    r"learn (?:anything |something )?(?:about me )?from (?:(?:this|our) (?:chat|conversation|session|message)\b"
+    r"|(?:this|that|it|any of (?:this|that|it))(?=\s*(?:[.!,;]|$)))"
+)
+# "Don't attach this to my profile", "don't associate this with me".
+_TIE = r"(?:associate|link|connect|tie|attach) " + _POINTING + r" (?:with|to) (?:me|my (?:name|profile|identity))\b"
+_ANY_VERB = r"(?:" + _MEMORY_VERB + "|" + _KEEP_OBJECT + "|" + _RECORD_OF + "|" + _LEARN + "|" + _TIE + ")"
+# "Don't save any details about my health from this chat": this conversation as the source.
+_FROM_HERE = r"[^.!?;]{0,40}\bfrom (?:this|our|today's) (?:chat|conversation|message|session|exchange)\b"
 _KEEP_ING_OBJECT = (
     r"(?:"
     + _KEEP_ING
@@ -133,7 +149,10 @@ _KEEP_ING_OBJECT = (
     + _IN_MEMORY
     + ")"
 )
-_ANY_ING = r"(?:" + _MEMORY_ING + "|" + _KEEP_ING_OBJECT + ")"
+_PLACE_ING = r"(?:adding|putting|committing|writing|filing|noting|including|entering|holding|carrying)\b"
+_ANY_ING = (
+    r"(?:" + _MEMORY_ING + "|" + _KEEP_ING_OBJECT + "|" + _PLACE_ING + r"(?:\s+" + _POINTING + ")?" + _IN_MEMORY + ")"
+)
 _DONE = (
     r"(?:"
     + _MEMORY_DONE
@@ -166,6 +185,7 @@ _WITHHOLD_PATTERNS = [
     # Don't save that / don't keep this in memory / don't write it down / don't put this in my profile.
     _OPENING + _NOT + _KEEP_OBJECT,
     _OPENING + _NOT + r"(?:save|store|log|record)" + _CLAUSE_END,
+    _OPENING + _NOT_ANY + r"(?:save|store|keep|record|log|retain|persist)\b" + _FROM_HERE,
     # You must not remember this / no need to keep any of it / make sure not to save this.
     _OPENING + _NOT_ANY + _ANY_VERB,
     # There's no need to save this to memory.
@@ -178,7 +198,9 @@ _WITHHOLD_PATTERNS = [
     r"(?:^|[.!?;:,\-\u2013\u2014]\s*)not to be " + _DONE,
     # Nothing from this message should be saved / none of this should be stored.
     r"\b(?:nothing (?:(?:from|in|of) (?:this|that|my) (?:message|chat|conversation|session)\s+"
-    r"|i (?:say|tell you|write)(?: here| now| next)?\s+)|none of (?:this|that|it)\s+)"
+    r"|i (?:say|tell you|write|share)"
+    r"(?: here| now| next| today| from now on| in this (?:chat|conversation|session))?\s+)"
+    r"|none of (?:this|that|it)\s+)"
     r"(?:should|must|can|may|is to|needs to|ought to)\s+(?:be|get)\s+" + _DONE,
     # Make sure none of this gets logged to my memory / make sure this doesn't get saved.
     r"\b(?:make sure|ensure|see (?:to it )?that|be sure)\s+(?:that\s+)?(?:none of (?:this|that|it)\s+"
@@ -194,7 +216,7 @@ _WITHHOLD_PATTERNS = [
     r"\b(?:stay|stays|remain|remains|be kept|be left) (?:out of|off) " + _PLACE,
     r"\b(?:exclude|omit) (?:this|that|it)(?: \w+)? from " + _PLACE,
     # This shouldn't go into your memory / don't let this end up in my profile.
-    r"(?:\b(?:this|that|it)\s+(?:(?:should|must|can|does|will|would)(?:n't| not)|won't) (?:go|end up|get)"
+    r"(?:\b(?:this|that|it)\s+(?:(?:should|must|can|does|did|will|would)(?:n't| not)|won't|never) (?:go|end up|get)"
     r"|\bnone of (?:this|that|it) (?:(?:should|must|will|can) )?(?:goes|go|ends up|end up|gets|get))"
     r" (?:in|into|to|on|onto) " + _PLACE,
     _OPENING
@@ -206,9 +228,28 @@ _WITHHOLD_PATTERNS = [
     + r"|(?:be|get)\s+"
     + _DONE
     + ")",
+    # Don't let this influence future conversations.
+    _OPENING
+    + _NOT_ANY
+    + r"let "
+    + _SUBJECT
+    + r" (?:influence|affect|shape|carry over (?:to|into)|follow me (?:to|into)|show up in|come up in) "
+    + _LATER_CHATS,
+    # Delete this after you answer / discard this once we're done.
+    _OPENING + r"(?:delete|erase|discard|wipe|drop|forget) "
+    r"(?:this|all of this|this (?:message|info|information|conversation|chat)) (?:afterwards\b"
+    r"|after (?:you(?:'ve| have)? (?:answer|repl|respond|read)|we(?:'re| are) done|this\b)"
+    r"|once (?:you(?:'ve| have)? (?:answer|repl|respond|read)|we(?:'re| are) done)"
+    r"|when (?:you(?:'re| are)|we(?:'re| are)) done)",
     # Don't update my profile with this / don't make this part of your memory / don't use it for memory.
     _OPENING + _NOT_ANY + r"(?:update|change|edit) " + _PLACE + r" (?:with|based on|from|using) " + _POINTING,
     _OPENING + _NOT_ANY + r"(?:make|use) " + _SUBJECT + r" (?:a )?(?:part of|for|to update) " + _PLACE,
+    _OPENING + _NOT_ANY + r"make " + _SUBJECT + r" (?:a |into a )?(?:permanent |long-term |lasting )?memory\b",
+    # Use this for this answer only (and then forget it).
+    r"\buse (?:this|it|that|these details|this info(?:rmation)?) (?:only )?for this "
+    r"(?:answer|reply|question|request|task|conversation|chat|session|message) only\b"
+    r"|\buse (?:this|it|that|these details|this info(?:rmation)?) only for this "
+    r"(?:answer|reply|question|request|task|conversation|chat|session|message)\b",
     # Can you not remember this? / could you not save that? / is there a way you can not keep this?
     r"\b(?:(?:can|could|would|will) you|(?:can|could|shall) we) " + _SOFTENER + "not " + _ANY_VERB,
     # (Asked, not stated: "it's ok if you don't remember this detail" gives leave, it asks nothing.)
@@ -249,7 +290,7 @@ _WITHHOLD_PATTERNS = [
     _OPENING + r"(?:erase|delete|remove|wipe|drop|clear|purge|scrub) (?:this|all of this|any of this)(?: \w+){0,2} "
     r"(?:from|out of) (?:" + _MEMORY_PLACE + ")",
     # Don't learn anything about me from this.
-    _OPENING + _NOT_ANY + r"learn (?:anything |something )?(?:about me )?from " + _POINTING,
+    _OPENING + _NOT + "(?:" + _RECORD_OF + "|" + _LEARN + "|" + _TIE + ")",
     # Forget we ever had this conversation / forget you heard this / forget what I say here.
     _OPENING + r"forget (?:that )?(?:we (?:ever |even )?(?:had|have had) this (?:conversation|chat|talk|exchange)"
     r"|you (?:ever |even )?(?:heard|read|saw) (?:this|that|it|any of (?:this|that|it))"
@@ -277,27 +318,36 @@ _WITHHOLD_PATTERNS = [
     r"(?:^|[.!?;]\s*)(?:(?:strictly|completely|totally|purely|just|all of this)\s+)?"
     r"off the record\s*[:,\-\u2013\u2014]",
     # This is off the record / treat this as off the record / all of this stays strictly off the record.
-    r"\b(?:this|that|it|what follows|all of this)\b(?:(?!\bnot\b)[^.!?;]){0,25}\boff the record\b",
+    r"\b(?:this|that|it|what follows|all of this|the following|the rest)\b"
+    r"(?:(?!\bnot\b)[^.!?;]){0,25}\boff the record\b",
     r"\b(?:go|keep (?:this|it|that|all of this)) off the record\b",
     r"\btell(?:ing)? you (?:this|that) off the record\b",
-    r"(?:^|[.!?;]\s*)not for the record\b",
+    r"(?:^|[.!?;:,]\s*)not for (?:the record|(?:your |the )?memory|your (?:notes|profile|records?))\b",
     # No memory for this one / memory off for this message.
     r"(?:^|[.!?;]\s*)no memory for (?:this|that)\b",
     r"\bmemory off for (?:this|that)\b",
 ]
 
 # What the person said before (past tense): "what I just told you", "the stuff I mentioned".
-_SAID = r"(?:said|told you|typed|wrote|written|mentioned|shared|gave you|sent you)\b(?! to (?!you\b))"
+_SAID = (
+    r"(?:said|told you|typed|wrote|written|mentioned|shared|gave you|sent you|talked about|brought up)\b"
+    r"(?! to (?!you\b))"
+)
 _WHAT_I_SAID = (
-    r"(?:what|everything|all(?: that)?|anything|(?:the|that|those) (?:stuff|thing|things|bit|part)) (?:that )?i "
-    r"(?:just |have just |'ve just |had just |already |ever )?" + _SAID
+    r"(?:what|everything|all(?: that)?|anything|(?:the|that|those) (?:stuff|thing|things|bit|part)"
+    r"|the (?:part|bit) (?:where|when)) (?:that )?i (?:just |have just |'ve just |had just |already |ever )?" + _SAID
 )
 _PREVIOUS = r"(?:last|previous|earlier|prior)"
-_UNDO_VERB = r"(?:scratch|strike|erase|delete|remove|wipe|drop|clear|purge|scrub|forget)"
-_UNDONE = r"(?:" + _WHAT_I_SAID + r"|that|it|my|the)(?: \w+){0,4}"
+_PREVIOUS_OBJECT = (
+    r"(?:the|my|that) " + _PREVIOUS + r" (?:(?:two|three|few|couple of) )?(?:thing i (?:said|told you|wrote|mentioned)"
+    r"|message|answer|comment|reply|turn)"
+)
+_SAID_BEFORE = r"(?:any of )?(?:" + _WHAT_I_SAID + "|" + _PREVIOUS_OBJECT + ")"
+_UNDO_VERB = r"(?:scratch|scrap|strike|erase|delete|remove|wipe|drop|clear|purge|scrub|forget|retract|discard|undo)"
+_UNDONE = r"(?:" + _WHAT_I_SAID + r"|that|it|my|the)(?: \w+){0,5}"
 _FORGET_PREVIOUS_PATTERNS = [
     # Forget what I just said / forget everything I said in my last message.
-    _OPENING + r"forget (?:about )?(?:what|everything|all(?: that)?) i (?:just |have just |'ve just )?" + _SAID,
+    _OPENING + r"forget (?:about )?" + _WHAT_I_SAID,
     # I'd prefer if you forgot what I just said.
     # ("You forgot what I told you!" is a complaint: "forgot" only after "if"/"rather".)
     r"\b(?:you (?:to|can|could|may|should)(?: just)? forget|(?:if|rather) you (?:just )?forgot) "
@@ -315,20 +365,25 @@ _FORGET_PREVIOUS_PATTERNS = [
     _OPENING + r"pretend i never " + _SAID,
     _OPENING + r"pretend (?:that )?you (?:never|didn't|did not) (?:hear|read|see) (?:that|it)\b",
     # Delete what I just told you / erase that last bit from your memory / strike that from the record.
-    _OPENING + r"(?:scratch|strike|erase|delete|remove|wipe|drop|clear) " + _WHAT_I_SAID,
+    _OPENING
+    + r"(?:scratch|scrap|strike|erase|delete|remove|wipe|drop|clear|retract|discard|undo|purge) "
+    + _WHAT_I_SAID,
     _OPENING + _UNDO_VERB + " " + _UNDONE + r" (?:from|out of) (?:" + _MEMORY_PLACE + ")",
     # (Only "out of": "get my address from your memory" asks to recall it.)
     _OPENING + r"(?:take|get) " + _UNDONE + r" out of (?:" + _MEMORY_PLACE + ")",
     # Delete my last message / erase that previous message.
     _OPENING
-    + r"(?:erase|delete|remove|wipe|drop|clear) (?:that|my|the) "
+    + r"(?:erase|delete|remove|wipe|drop|clear|retract|discard|purge|scrap) (?:that|my|the) "
     + _PREVIOUS
     + r" (?:message|comment|reply|turn)",
     # Can you unremember what I told you? / can you un-save it?
     _OPENING + r"un-?remember (?:what|everything|all(?: that)?) i (?:just )?" + _SAID,
     _OPENING + r"un-?(?:save|store|record|log|memori[sz]e|remember|keep) (?:that|it)\b",
     # Don't keep what I just told you / don't remember the stuff I mentioned.
-    _OPENING + _NOT_ANY + r"(?:" + _MEMORY_VERB + "|" + _KEEP_VERB + r")\s+(?:any of )?" + _WHAT_I_SAID,
+    r"(?:" + _OPENING + _NOT_ANY + r"|\b(?:can|could|would|will) you " + _SOFTENER + r"not |\bstop )"
+    r"(?:" + _MEMORY_VERB + "|" + _KEEP_VERB + "|" + _MEMORY_ING + "|" + _KEEP_ING + r")\s+" + _SAID_BEFORE,
+    # Undo saving my previous message.
+    _OPENING + r"undo (?:saving|storing|remembering|recording|logging|keeping) (?:that|it|" + _SAID_BEFORE + ")",
 ]
 
 # A message that points back at what was said before: with a withholding request about "it"
@@ -340,7 +395,11 @@ _BACKWARD = re.compile(
     r"|\bi (?:shouldn't|should not) have (?:said|shared|told you|mentioned|written|typed|sent|posted)\b"
     r"|\bi (?:didn't|did not) mean to (?:say|share|tell you|mention|send|write|type) (?:that|it)\b"
     r"|\b(?:that|it) was (?:meant|supposed) to be (?:private|off the record|between us)\b"
-    r"|\bi regret (?:saying|sharing|telling you|mentioning|writing|typing) (?:that|it)\b"
+    r"|\b(?:that|it) was (?:too much information|tmi|too personal|oversharing|an overshare)\b|\bi said too much\b"
+    r"|\b(?:earlier|before|previously|a (?:moment|minute) ago),? i (?:said|mentioned|told you|gave you|shared|wrote)\b"
+    r"|\b(?:the|that|those) \w+(?: \w+)? i (?:gave you|told you|sent you|shared with you)\b"
+    r"|\bi changed my mind about (?:sharing|saying|telling you|mentioning)\b"
+    r"|\bi regret (?:saying|sharing|telling you|mentioning|writing|typing)\b"
     r"|\b(?:shouldn't|should not) have been (?:saved|stored|remembered|recorded|logged|kept)\b"
     r"|\b(?:told you|gave you|sent you|said|mentioned|shared|wrote|typed) "
     r"(?:just now|a (?:moment|minute|second|bit|while) ago|earlier|before|previously)\b"
@@ -349,9 +408,13 @@ _BACKWARD = re.compile(
 _AHEAD = re.compile(r"\b(?:this|these|the following|what follows|about to|going to|next|here|now on)\b")
 _AHEAD_READS = 40
 # "Forget it", "remove that": a request about a pronoun, a request only beside a pointer back.
+# ("Forget it, the number I gave you is fine" is "never mind": "forget it" asks only when
+# polite or at its clause's end.)
 _UNDO_PRONOUN = re.compile(
-    r"(?:^|[.!?;:,\-\u2013\u2014]\s*|\b(?:and|so|then)\s+)" + _SOFTENER + r"(?:can you\s+|could you\s+)?"
-    r"(?:forget|remove|delete|erase|wipe|drop|clear|scrub|purge)(?: about)? (?:it|that)\b"
+    r"(?:^|[.!?;:,\-\u2013\u2014]\s*|\b(?:and|so|then)\s+)"
+    r"(?:(?:please|kindly|just|can you|could you)\s+(?:just\s+)?forget(?: about)? (?:it|that)\b"
+    r"|forget(?: about)? (?:it|that)(?=\s*(?:[.!;]|$)|,? please\b)"
+    r"|" + _SOFTENER + r"(?:can you\s+|could you\s+)?(?:remove|delete|erase|wipe|drop|clear|scrub|purge) (?:it|that)\b)"
 )
 
 _WITHHOLD_RE = [re.compile(p) for p in _WITHHOLD_PATTERNS]
@@ -365,6 +428,9 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _ASKING = re.compile(r"^(?:what|how|why|who|whom|where|when|which|does|do|did|is|are|was|were|has|have)\b")
 # ...unless it asks the assistant not to ("is there a way you can not keep this?").
 _ASKING_NOT_TO = re.compile(r"^(?:is there (?:a|any|some) way|is it (?:possible|ok|okay|alright|fine)|do you mind)\b")
+# Chat spellings of the words the patterns read ("i dont want u to remember this").
+_CHAT_WORDS = {"u": "you", "ur": "your", "im": "i'm", "pls": "please", "plz": "please", "rn": "right now"}
+_CHAT_SPELLING = re.compile(r"\b(?:u|ur|im|pls|plz|rn)\b")
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 
 
@@ -377,6 +443,7 @@ class ConsentRequest:
 def _normalise(text: str) -> str:
     text = text.translate(_APOSTROPHES).casefold()
     text = re.sub(r"\bdont\b", "don't", text)
+    text = _CHAT_SPELLING.sub(lambda found: _CHAT_WORDS[found.group()], text)
     text = re.sub(r"\boff(?:-the-|-| )record\b", "off the record", text)
     text = re.sub(r"\blong term\b", "long-term", text)
     text = _QUOTED.sub(" ", text)
