@@ -53,7 +53,7 @@ _OPENING = (
     r"|\b(?:can|could|would|will) you\s+(?:please\s+|kindly\s+)?"
     r"|\b(?:make sure|be sure|ensure|see to it)(?: that)?(?: you)?\s+)" + _SOFTENER
 )
-_NOT = r"(?:don't|do not)\s+"
+_NOT = r"(?:don't|do not)\s+(?:you dare\s+|ever\s+)?"
 # The other ways an imperative says "not": to the assistant ("you must not", "you don't need
 # to"), or suggested ("no need to", "let's not"). Each is a request only at a clause opening,
 # like "don't"; with "I" as the subject ("I never remember") it is a statement.
@@ -65,7 +65,7 @@ _NOT_ANY = (
 _MEMORY_VERB = r"(?:remember|memori[sz]e|retain)\b"
 # Verbs with everyday meanings: they need a pointing object or a memory as their place.
 _KEEP_VERB = (
-    r"(?:save|store|keep|record|log|persist|hold on ?to|hang on ?to"
+    r"(?:save|store|keep|record|log|persist|hold on ?to|hang on ?to|train on"
     r"|(?:make|keep|take) (?:a |any )?(?:note|notes|record|log|memory|copy|copies) (?:of|on))\b"
 )
 # Verbs that only say where a thing goes ("put", "add"): a memory as their place, or "down"/"away".
@@ -179,6 +179,9 @@ _NEXT_WORDS = (
     r"|what i (?:say|tell you|share) (?:here|now|next))"
 )
 
+# "Once we're done" with the talk, not "once we're done with the main course".
+_DONE_TALKING = r"(?=\s*(?:[.!,;:]|$)|\s+(?:here|talking|chatting)\b)"
+
 _WITHHOLD_PATTERNS = [
     # Don't remember this / do not memorise my address / for this message only: do not remember.
     _OPENING + _NOT + _MEMORY_VERB,
@@ -202,6 +205,29 @@ _WITHHOLD_PATTERNS = [
     r"(?: here| now| next| today| from now on| in this (?:chat|conversation|session))?\s+)"
     r"|none of (?:this|that|it)\s+)"
     r"(?:should|must|can|may|is to|needs to|ought to)\s+(?:be|get)\s+" + _DONE,
+    # Nothing should be remembered / nothing from today should go into your memory.
+    r"\bnothing(?: (?:from|of|in) (?:this|that|today|here|my)(?: \w+)?)? "
+    r"(?:(?:should|must|can|may|is to|needs to|ought to)"
+    r" (?:be|get) "
+    + _MEMORY_DONE
+    + r"|(?:(?:should|must|can|will|may) )?(?:go|end up|get|make it) (?:in|into|to|on|onto) "
+    + _PLACE
+    + ")",
+    # Keep no record of this.
+    _OPENING + r"(?:keep|make|take) no (?:records?|notes?|logs?|memor(?:y|ies)|cop(?:y|ies)) (?:of|on|about)\b"
+    r"(?! (?:your|his|her|their|our)\b)",
+    # This should be forgotten after our chat / I want this forgotten.
+    r"\b(?:this|it|all of this)\s+(?:should|must|needs to|has to|can) be forgotten\s+(?:after (?:our|this|the) "
+    r"(?:chat|conversation|session)|once (?:we're|we are|you're|you are) done"
+    + _DONE_TALKING
+    + r"|when (?:we're|we are|you're|you are) done"
+    + _DONE_TALKING
+    + r""
+    r"|afterwards|by you)\b",
+    r"\bwant (?:this|it|all of this) forgotten(?:\s*(?:[.!;,]|$)| by you\b)",
+    # Promise me you won't remember this / promise not to remember it.
+    r"\bpromise(?: me)? (?:(?:that )?you(?:'ll| will)? (?:not|never)|(?:that )?you won't|not to|to not|never to) "
+    + _ANY_VERB,
     # Make sure none of this gets logged to my memory / make sure this doesn't get saved.
     r"\b(?:make sure|ensure|see (?:to it )?that|be sure)\s+(?:that\s+)?(?:none of (?:this|that|it)\s+"
     r"(?:gets?|is|are|will be|will get|ever gets?)|(?:this|that|it|any of (?:this|that|it))\s+"
@@ -236,10 +262,10 @@ _WITHHOLD_PATTERNS = [
     + r" (?:influence|affect|shape|carry over (?:to|into)|follow me (?:to|into)|show up in|come up in) "
     + _LATER_CHATS,
     # Delete this after you answer / discard this once we're done.
-    _OPENING + r"(?:delete|erase|discard|wipe|drop|forget) "
+    _OPENING + r"(?:delete|erase|discard|wipe|drop|forget(?: about)?) "
     r"(?:this|all of this|this (?:message|info|information|conversation|chat)) (?:afterwards\b"
-    r"|after (?:you(?:'ve| have)? (?:answer|repl|respond|read)|we(?:'re| are) done|this\b)"
-    r"|once (?:you(?:'ve| have)? (?:answer|repl|respond|read)|we(?:'re| are) done)"
+    r"|after (?:you(?:'ve| have)? (?:answer|repl|respond|read)|we(?:'re| are) done" + _DONE_TALKING + r"|this\b)"
+    r"|once (?:you(?:'ve| have)? (?:answer|repl|respond|read)|we(?:'re| are) done" + _DONE_TALKING + r")"
     r"|when (?:you(?:'re| are)|we(?:'re| are)) done)",
     # Don't update my profile with this / don't make this part of your memory / don't use it for memory.
     _OPENING + _NOT_ANY + r"(?:update|change|edit) " + _PLACE + r" (?:with|based on|from|using) " + _POINTING,
@@ -268,6 +294,9 @@ _WITHHOLD_PATTERNS = [
     r"\b(?:(?:i'm|i am) (?:asking|begging) you|i (?:ask|beg) you|(?:want|need|like) you) (?:not to|to not|never to) "
     + _ANY_VERB,
     # I don't want you to remember this / I don't want this remembered / ... this in my profile.
+    # I don't want my health stuff in your memory.
+    r"\b(?:don't|do not) want (?:my|any|these|those|the)(?: [\w']+){1,4} (?:in|on|added to|going into|to go into"
+    r"|ending up in|(?:to be |to become )?part of) " + _PLACE,
     r"\b(?:don't|do not) want (?:you to " + _ANY_VERB + "|you " + _ANY_ING + "|" + _SUBJECT + r" (?:to be )?"
     r"(?:"
     + _DONE
@@ -324,8 +353,13 @@ _WITHHOLD_PATTERNS = [
     r"\btell(?:ing)? you (?:this|that) off the record\b",
     r"(?:^|[.!?;:,]\s*)not for (?:the record|(?:your |the )?memory|your (?:notes|profile|records?))\b",
     # No memory for this one / memory off for this message.
-    r"(?:^|[.!?;]\s*)no memory for (?:this|that)\b",
-    r"\bmemory off for (?:this|that)\b",
+    # Incognito for this one / memory off for this message / no memories from this chat / turn memory off for this.
+    r"\b(?:no memor(?:y|ies)|memory off|(?:switch|turn) (?:off (?:your |the )?memory|(?:your |the )?memory off)"
+    r"|incognito(?: mode)?|private mode)(?: please)? (?:for|on|from|in) (?:this|that)"
+    r"(?: (?:one|message|chat|conversation|turn|question|bit|part|session))?"
+    r"(?=\s*(?:[.!,:;\-\u2013\u2014]|please\b|$))",
+    # Let's do this one without memory.
+    r"\b(?:do|answer|handle|take) (?:this|that|it)(?: one)? without (?:memory|saving it|remembering it)\b",
 ]
 
 # What the person said before (past tense): "what I just told you", "the stuff I mentioned".
@@ -340,7 +374,7 @@ _WHAT_I_SAID = (
 _PREVIOUS = r"(?:last|previous|earlier|prior)"
 _PREVIOUS_OBJECT = (
     r"(?:the|my|that) " + _PREVIOUS + r" (?:(?:two|three|few|couple of) )?(?:thing i (?:said|told you|wrote|mentioned)"
-    r"|message|answer|comment|reply|turn)"
+    r"|message|answer|comment|reply|response|turn)"
 )
 _SAID_BEFORE = r"(?:any of )?(?:" + _WHAT_I_SAID + "|" + _PREVIOUS_OBJECT + ")"
 _UNDO_VERB = r"(?:scratch|scrap|strike|erase|delete|remove|wipe|drop|clear|purge|scrub|forget|retract|discard|undo)"
@@ -359,14 +393,14 @@ _FORGET_PREVIOUS_PATTERNS = [
     + r"forget (?:everything (?:from|in) |all of )?(?:that|the|my) "
     + _PREVIOUS
     + r" (?:(?:two|three|few|couple of) )?"
-    r"(?:message|thing|bit|part|sentence|comment|reply|turn|answer)",
+    r"(?:message|thing|bit|part|sentence|comment|reply|response|turn|answer)",
     # Pretend I never said that / pretend you didn't hear that.
     _OPENING + r"pretend (?:that )?i (?:never|didn't|did not) (?:say|tell you|mention|type|write|share)\b",
     _OPENING + r"pretend i never " + _SAID,
     _OPENING + r"pretend (?:that )?you (?:never|didn't|did not) (?:hear|read|see) (?:that|it)\b",
     # Delete what I just told you / erase that last bit from your memory / strike that from the record.
     _OPENING
-    + r"(?:scratch|scrap|strike|erase|delete|remove|wipe|drop|clear|retract|discard|undo|purge) "
+    + r"(?:scratch|scrap|strike|erase|delete|remove|wipe|drop|clear|retract|discard|undo|purge|get rid of) "
     + _WHAT_I_SAID,
     _OPENING + _UNDO_VERB + " " + _UNDONE + r" (?:from|out of) (?:" + _MEMORY_PLACE + ")",
     # (Only "out of": "get my address from your memory" asks to recall it.)
@@ -375,7 +409,7 @@ _FORGET_PREVIOUS_PATTERNS = [
     _OPENING
     + r"(?:erase|delete|remove|wipe|drop|clear|retract|discard|purge|scrap) (?:that|my|the) "
     + _PREVIOUS
-    + r" (?:message|comment|reply|turn)",
+    + r" (?:message|comment|reply|response|turn)",
     # Can you unremember what I told you? / can you un-save it?
     _OPENING + r"un-?remember (?:what|everything|all(?: that)?) i (?:just )?" + _SAID,
     _OPENING + r"un-?(?:save|store|record|log|memori[sz]e|remember|keep) (?:that|it)\b",
@@ -389,7 +423,11 @@ _FORGET_PREVIOUS_PATTERNS = [
 # A message that points back at what was said before: with a withholding request about "it"
 # or "that" (not "this", not what follows), it asks to forget the previous turn.
 _BACKWARD = re.compile(
-    r"\b" + _WHAT_I_SAID + r"|\b(?:my|that|the) " + _PREVIOUS + r" (?:message|answer|reply|comment|turn|bit|part"
+    r"\b"
+    + _WHAT_I_SAID
+    + r"|\b(?:my|that|the) "
+    + _PREVIOUS
+    + r" (?:message|answer|reply|response|comment|turn|bit|part"
     r"|sentence|statement|entry|input|text|post|thing i said)\b"
     r"|\bi take (?:that|it) back\b|^(?:\w+[,!.]?\s+)?scratch that\b|\bi overshared\b"
     r"|\bi (?:shouldn't|should not) have (?:said|shared|told you|mentioned|written|typed|sent|posted)\b"
