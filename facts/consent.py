@@ -103,9 +103,14 @@ _MEMORY_PLACE = (
     + r"|your (?:notes|records)\b"
     r"|what(?:ever)? you(?:'ve| have)? (?:know|saved|stored|remember|kept)"
 )
+# What the person is about to say, or says from now on ("what I'm going to type next").
+_WHAT_I_WILL_SAY = (
+    r"(?:what|everything|anything|whatever) (?:i(?:'m| am) (?:about to|going to)(?: (?:say|tell you|share|type|write))?"
+    r"|i (?:say|tell you|share|type|write) (?:here|now|next|today|from now on|in this (?:chat|conversation|session)))"
+)
 _POINTING = (
     r"(?:(?:any|all|none) of (?:this|that|it|the following|what follows)|this|that|it|anything"
-    r"|all (?:of )?(?:this|that)|what (?:i'm|i am) about to|what follows|the following"
+    r"|all (?:of )?(?:this|that)|" + _WHAT_I_WILL_SAY + "|what follows|the following"
     r"|a (?:record|note) of (?:this|that|it))\b"
 )
 # "Don't keep it in the fridge", "don't store this with the onions", "don't keep that from me":
@@ -323,7 +328,7 @@ _WITHHOLD_PATTERNS = [
     # Forget we ever had this conversation / forget you heard this / forget what I say here.
     _OPENING + r"forget (?:that )?(?:we (?:ever |even )?(?:had|have had) this (?:conversation|chat|talk|exchange)"
     r"|you (?:ever |even )?(?:heard|read|saw) (?:this|that|it|any of (?:this|that|it))"
-    r"|(?:what|everything|anything) i (?:say|tell you|share)"
+    r"|" + _WHAT_I_WILL_SAY + r"|(?:what|everything|anything) i (?:say|tell you|share)"
     r" (?:here|now|next|in this (?:chat|conversation|message)))\b",
     # Keep this between us / this stays between you and me / what I'm about to say stays in this chat.
     r"(?:"
@@ -442,9 +447,8 @@ _BACKWARD = re.compile(
     r"|\b(?:told you|gave you|sent you|said|mentioned|shared|wrote|typed) "
     r"(?:just now|a (?:moment|minute|second|bit|while) ago|earlier|before|previously)\b"
 )
-# What a withholding request points at, read just after its verb: this message or what follows.
+# What a withholding request points at, read in its sentence: this message or what follows.
 _AHEAD = re.compile(r"\b(?:this|these|the following|what follows|about to|going to|next|here|now on)\b")
-_AHEAD_READS = 40
 # "Forget it", "remove that": a request about a pronoun, a request only beside a pointer back.
 # ("Forget it, the number I gave you is fine" is "never mind": "forget it" asks only when
 # polite or at its clause's end.)
@@ -506,8 +510,8 @@ def _withheld(sentences: list[str], backward: bool) -> ConsentRequest | None:
             found = pattern.search(sentence)
             if found is None:
                 continue
-            ahead = sentence[found.start() : found.end() + _AHEAD_READS]
-            if backward and not _AHEAD.search(ahead):
+            # Its whole sentence: "this next part, don't save it" is about this message.
+            if backward and not _AHEAD.search(sentence):
                 # "Disregard my previous message and don't store it": the request is about it.
                 return ConsentRequest(FORGET_PREVIOUS, len(_FORGET_RE) + index)
             return ConsentRequest(WITHHOLD, index)

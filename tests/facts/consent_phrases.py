@@ -372,6 +372,18 @@ CONSTRUCTION_POSITIVE: list[tuple[str, str]] = [
     ("I don't want my mental health stuff in your memory.", WITHHOLD),
     ("Kindly forget my last response.", FORGET_PREVIOUS),
     ("Please get rid of what I just said.", FORGET_PREVIOUS),
+    # fourth round: a pointer back beside a request about this message or what follows stays a withhold
+    ("What I told you earlier is still true. But this next part, don't save it: I'm broke.", WITHHOLD),
+    ("My previous message was fine to keep. Don't save this one though.", WITHHOLD),
+    ("I said a lot earlier, but please don't remember what I'm about to tell you.", WITHHOLD),
+    ("Scratch that, the meeting is at 5. And don't remember this message.", WITHHOLD),
+    ("Forget what I'm about to say.", WITHHOLD),
+    ("Please forget everything I say from now on.", WITHHOLD),
+    ("Please do not save what I'm going to type next.", WITHHOLD),
+    ("Hmm, don't keep that last bit.", FORGET_PREVIOUS),
+    ("Can you not remember what I said a minute ago?", FORGET_PREVIOUS),
+    ("I take it back. Please don't save it.", FORGET_PREVIOUS),
+    ("Don't hold onto what I shared earlier.", FORGET_PREVIOUS),
 ]
 
 CONSTRUCTION_NEGATIVE: list[str] = [
@@ -500,4 +512,18 @@ CONSTRUCTION_NEGATIVE: list[str] = [
     "Don't ever talk to me like that.",
     "I don't want my kids in the photo.",
     "Turn off the oven.",
+    # fourth round: pointers back without a request, and reports
+    "My friend told me to forget what she just said.",
+    "My boss told us this stays between us.",
+    "My sister wants me to keep this between us.",
+    "I don't remember what I told you earlier, can you remind me?",
+    "Please remember what I told you earlier.",
+    "Keep what I told you earlier in mind.",
+    "Use what I told you earlier to plan the trip.",
+    "I hope you didn't save my last message.",
+    "My last message was important, please remember it.",
+    "I take it back, he's not rude. Please remember that he's kind.",
+    "Don't worry about what I said earlier.",
+    "Ignore my typos in the previous message.",
+    "I overshared with my therapist today and feel weird.",
 ]
