@@ -372,9 +372,16 @@ _SAID = (
     r"(?:said|told you|typed|wrote|written|mentioned|shared|gave you|sent you|talked about|brought up)\b"
     r"(?! to (?!you\b))"
 )
+# ...said here, not written elsewhere ("what I wrote on the whiteboard", "... from the report").
+_NOT_WRITTEN_ELSEWHERE = (
+    r"(?![^.!?;,]{0,40}\b(?:on|in|into|from) (?:the|a|an|my|his|her|their|our|that) "
+    r"(?!(?:chat|conversation|message|session|memory|memories|notes|record|last|previous|earlier)\b))"
+)
 _WHAT_I_SAID = (
     r"(?:what|everything|all(?: that)?|anything|(?:the|that|those) (?:stuff|thing|things|bit|part)"
-    r"|the (?:part|bit) (?:where|when)) (?:that )?i (?:just |have just |'ve just |had just |already |ever )?" + _SAID
+    r"|the (?:part|bit) (?:where|when)) (?:that )?i (?:just |have just |'ve just |had just |already |ever )?"
+    + _SAID
+    + _NOT_WRITTEN_ELSEWHERE
 )
 _PREVIOUS = r"(?:last|previous|earlier|prior)"
 _PREVIOUS_OBJECT = (
@@ -384,7 +391,9 @@ _PREVIOUS_OBJECT = (
 _SAID_BEFORE = r"(?:any of )?(?:" + _WHAT_I_SAID + "|" + _PREVIOUS_OBJECT + ")"
 _UNDO_VERB = r"(?:scratch|scrap|strike|erase|delete|remove|wipe|drop|clear|purge|scrub|forget|retract|discard|undo)"
 _UNDONE = r"(?:" + _WHAT_I_SAID + r"|that|it|my|the)(?: \w+){0,5}"
-_FORGET_PREVIOUS_PATTERNS = [
+# Requests that may be a correction instead ("forget what I said, let's go to Rome"): read
+# as one only when no correction follows them (see _correction_follows).
+_SOFT_FORGET_PATTERNS = [
     # Forget what I just said / forget everything I said in my last message.
     _OPENING + r"forget (?:about )?" + _WHAT_I_SAID,
     # I'd prefer if you forgot what I just said.
@@ -407,14 +416,17 @@ _FORGET_PREVIOUS_PATTERNS = [
     _OPENING
     + r"(?:scratch|scrap|strike|erase|delete|remove|wipe|drop|clear|retract|discard|undo|purge|get rid of) "
     + _WHAT_I_SAID,
-    _OPENING + _UNDO_VERB + " " + _UNDONE + r" (?:from|out of) (?:" + _MEMORY_PLACE + ")",
-    # (Only "out of": "get my address from your memory" asks to recall it.)
-    _OPENING + r"(?:take|get) " + _UNDONE + r" out of (?:" + _MEMORY_PLACE + ")",
     # Delete my last message / erase that previous message.
     _OPENING
     + r"(?:erase|delete|remove|wipe|drop|clear|retract|discard|purge|scrap) (?:that|my|the) "
     + _PREVIOUS
     + r" (?:message|comment|reply|response|turn)",
+]
+# Requests that name the memory or a keeping verb: no correction reads them away.
+_FORGET_PREVIOUS_PATTERNS = _SOFT_FORGET_PATTERNS + [
+    _OPENING + _UNDO_VERB + " " + _UNDONE + r" (?:from|out of) (?:" + _MEMORY_PLACE + ")",
+    # (Only "out of": "get my address from your memory" asks to recall it.)
+    _OPENING + r"(?:take|get) " + _UNDONE + r" out of (?:" + _MEMORY_PLACE + ")",
     # Can you unremember what I told you? / can you un-save it?
     _OPENING + r"un-?remember (?:what|everything|all(?: that)?) i (?:just )?" + _SAID,
     _OPENING + r"un-?(?:save|store|record|log|memori[sz]e|remember|keep) (?:that|it)\b",
@@ -457,6 +469,19 @@ _UNDO_PRONOUN = re.compile(
     r"(?:(?:please|kindly|just|can you|could you)\s+(?:just\s+)?forget(?: about)? (?:it|that)\b"
     r"|forget(?: about)? (?:it|that)(?=\s*(?:[.!;]|$)|,? please\b)"
     r"|" + _SOFTENER + r"(?:can you\s+|could you\s+)?(?:remove|delete|erase|wipe|drop|clear|scrub|purge) (?:it|that)\b)"
+)
+
+# A correction after the request ("..., let's do Wednesday", "- he's actually coming", "and use
+# 555-0199"): the person replaces what they said, and the new words should be kept...
+_CORRECTION = re.compile(
+    r"\b(?:let's|let us|i meant|i mean|instead|correction|make it|change it to|actually"
+    r"|use(?! (?:it|that|this)\b)|go with|should be"
+    r"|the right|the correct|is wrong|was wrong|typo)\b"
+)
+# ...unless they say it was private.
+_PRIVATE = re.compile(
+    r"\b(?:private|personal|shouldn't have|should not have|overshar\w*|sensitive|secret|confidential|embarrass\w*"
+    r"|too much|regret\w*|off the record)\b"
 )
 
 _WITHHOLD_RE = [re.compile(p) for p in _WITHHOLD_PATTERNS]
@@ -518,19 +543,34 @@ def _withheld(sentences: list[str], backward: bool) -> ConsentRequest | None:
     return None
 
 
+def _correction_follows(sentences: list[str], at: int, end: int) -> bool:
+    after = " ".join([sentences[at][end:], *sentences[at + 1 :]])
+    return _CORRECTION.search(after) is not None and not any(_PRIVATE.search(s) for s in sentences)
+
+
+def _asked(patterns: list[re.Pattern[str]], sentences: list[str], soft: int) -> int | None:
+    """The first pattern that asks (a soft one only when no correction follows it), or None."""
+    for index, pattern in enumerate(patterns):
+        for at, sentence in enumerate(sentences):
+            found = pattern.search(sentence)
+            if found is not None and not (index < soft and _correction_follows(sentences, at, found.end())):
+                return index
+    return None
+
+
 def detect(user_input: str) -> ConsentRequest | None:
     """The person's request not to be remembered in this message, or None."""
     if not user_input:
         return None
     sentences = _sentences(_normalise(user_input))
-    for index, pattern in enumerate(_FORGET_RE):
-        if any(pattern.search(sentence) for sentence in sentences):
-            return ConsentRequest(FORGET_PREVIOUS, index)
+    index = _asked(_FORGET_RE, sentences, soft=len(_SOFT_FORGET_PATTERNS))
+    if index is not None:
+        return ConsentRequest(FORGET_PREVIOUS, index)
     backward = any(_BACKWARD.search(sentence) for sentence in sentences)
     withheld = _withheld(sentences, backward)
     if withheld is not None:
         return withheld
-    if backward and any(_UNDO_PRONOUN.search(sentence) for sentence in sentences):
+    if backward and _asked([_UNDO_PRONOUN], sentences, soft=1) is not None:
         # "That address I gave you just now - please forget it."
         return ConsentRequest(FORGET_PREVIOUS, len(_FORGET_RE) + len(_WITHHOLD_RE))
     return None

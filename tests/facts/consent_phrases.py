@@ -384,6 +384,11 @@ CONSTRUCTION_POSITIVE: list[tuple[str, str]] = [
     ("Can you not remember what I said a minute ago?", FORGET_PREVIOUS),
     ("I take it back. Please don't save it.", FORGET_PREVIOUS),
     ("Don't hold onto what I shared earlier.", FORGET_PREVIOUS),
+    # fifth round: a request followed by a reason, not by a correction; what was said in a message
+    ("Forget what I just said, it was private.", FORGET_PREVIOUS),
+    ("Scratch what I said about my salary, I shouldn't have shared it.", FORGET_PREVIOUS),
+    ("Please forget what I told you, I don't want you to use it.", FORGET_PREVIOUS),
+    ("Delete what I wrote in my last message.", FORGET_PREVIOUS),
 ]
 
 CONSTRUCTION_NEGATIVE: list[str] = [
@@ -526,4 +531,12 @@ CONSTRUCTION_NEGATIVE: list[str] = [
     "Don't worry about what I said earlier.",
     "Ignore my typos in the previous message.",
     "I overshared with my therapist today and feel weird.",
+    # fifth round: corrections (the new words are to be kept), and what was written elsewhere
+    "Forget what I said, let's just go to Rome.",
+    "Forget what I told you about Sam - he's actually coming.",
+    "Scratch what I said about Tuesday, let's do Wednesday.",
+    "The number I gave you was wrong, sorry! Please forget it and use 555-0199.",
+    "Erase what I wrote on the whiteboard.",
+    "Delete what I wrote in the doc yesterday.",
+    "Remove what I said about the budget from the report.",
 ]
