@@ -543,18 +543,28 @@ def _withheld(sentences: list[str], backward: bool) -> ConsentRequest | None:
     return None
 
 
-def _correction_follows(sentences: list[str], at: int, end: int) -> bool:
-    after = " ".join([sentences[at][end:], *sentences[at + 1 :]])
-    return _CORRECTION.search(after) is not None and not any(_PRIVATE.search(s) for s in sentences)
+def _corrected_after(sentences: list[str]) -> list[bool]:
+    """For each sentence, whether a later one corrects (each sentence read once: linear)."""
+    later, after = False, []
+    for sentence in reversed(sentences):
+        after.append(later)
+        later = later or _CORRECTION.search(sentence) is not None
+    return after[::-1]
 
 
 def _asked(patterns: list[re.Pattern[str]], sentences: list[str], soft: int) -> int | None:
     """The first pattern that asks (a soft one only when no correction follows it), or None."""
+    if any(_PRIVATE.search(sentence) for sentence in sentences):
+        soft = 0  # "it was private": a request whatever follows
+    corrected_after = _corrected_after(sentences) if soft else []
     for index, pattern in enumerate(patterns):
         for at, sentence in enumerate(sentences):
             found = pattern.search(sentence)
-            if found is not None and not (index < soft and _correction_follows(sentences, at, found.end())):
-                return index
+            if found is None:
+                continue
+            if index < soft and (corrected_after[at] or _CORRECTION.search(sentence, found.end())):
+                continue
+            return index
     return None
 
 

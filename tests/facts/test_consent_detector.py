@@ -181,6 +181,10 @@ def _adversarial() -> dict[str, str]:
         "un-save ",
         "off the record ",
         "long term ",
+        # a request read away by a correction after it, in every sentence (each once read the rest)
+        "forget what i said, let's go. ",
+        "scratch what i said, typo! ",
+        "the number i gave you was wrong! forget it. ",
     ):
         texts[unit] = _repeat(unit)
     texts["no-end"] = "don't save " + "a" * (LENGTH - 12) + "."
