@@ -84,7 +84,7 @@ _KEEP_DONE = r"(?:saved|stored|kept|recorded|logged|noted|written down|filed|per
 # "Memory card", "profile photo", "history exam" are things, not the assistant's memory.
 _NOT_A_THING = (
     r"(?!\s+(?:card|stick|chip|foam|lane|leak|usage|photo|picture|pic|page|name|cabinet|folder|book|class|teacher"
-    r"|exam)\b)"
+    r"|exam|tab|app|account|settings|bag|insurance)\b)"
 )
 _MEMORY_NOUN = (
     r"(?:long-term |permanent |persistent )?(?:memory|memories|memory bank|notes|profile|records?|file|history"
@@ -124,8 +124,31 @@ _IN_MEMORY = r"[^.!?;]{0,30}\b(?:to|in|into|on|onto|under|for|across) " + _PLACE
 _ANYWHERE = r"\s+anywhere(?: else)?\s*(?:[.!;:,]|$)"
 _CLAUSE_END = r"\s*(?:[.!;]|$)"
 # An everyday verb's object: pointing (and not elsewhere), or a memory as its place.
+# What the person tells about themselves, as an everyday verb's object: "don't store my kids'
+# names", "please don't record my answers" ("don't save my seat" is not such a thing).
+_PERSONAL = (
+    r"my(?: [\w']+){0,2}? (?:name|names|address|addresses|number|numbers|email|birthday|age|weight|height|salary"
+    r"|income|pin|password|passwords|details|info|information|data|answers|diagnosis|medications?|location"
+    r"|debts?|finances)"
+    # ...the noun itself, not a modifier ("my email drafts", "my history tab").
+    r"(?=\s*(?:[.!?,;:\-\u2013\u2014)]|$)|\s+(?:from|in|into|to|on|anywhere|either|please|pls|though|for|after"
+    r"|afterwards|and|or|but|as|this|that|it|i|i'm|you|which|because|since|at|ok|okay|too|again|yet|now|today"
+    r"|anymore|permanently|long-term|forever)\b)"
+)
 _KEEP_OBJECT = (
-    r"(?:" + _KEEP_VERB + r"\s+" + _POINTING + _NOT_ELSEWHERE + "|(?:" + _KEEP_VERB + "|" + _PLACE_VERB + ")"
+    r"(?:"
+    + _KEEP_VERB
+    + r"\s+(?:"
+    + _POINTING
+    + "|"
+    + _PERSONAL
+    + ")"
+    + _NOT_ELSEWHERE
+    + "|(?:"
+    + _KEEP_VERB
+    + "|"
+    + _PLACE_VERB
+    + ")"
     r"(?:\s+" + _POINTING + ")?" + _IN_MEMORY + "|" + _PLACE_VERB + r"\s+" + _POINTING + r"\s+(?:down|away)\b)"
 )
 # "Don't keep any record of my questions": a record of anything is a memory.

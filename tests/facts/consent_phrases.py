@@ -389,6 +389,10 @@ CONSTRUCTION_POSITIVE: list[tuple[str, str]] = [
     ("Scratch what I said about my salary, I shouldn't have shared it.", FORGET_PREVIOUS),
     ("Please forget what I told you, I don't want you to use it.", FORGET_PREVIOUS),
     ("Delete what I wrote in my last message.", FORGET_PREVIOUS),
+    # sixth round: what the person tells about themselves as an everyday verb's object
+    ("Don't store my kids' names.", WITHHOLD),
+    ("Don't keep my number after this chat.", WITHHOLD),
+    ("Please don't log my weight today.", WITHHOLD),
 ]
 
 CONSTRUCTION_NEGATIVE: list[str] = [
@@ -539,4 +543,13 @@ CONSTRUCTION_NEGATIVE: list[str] = [
     "Erase what I wrote on the whiteboard.",
     "Delete what I wrote in the doc yesterday.",
     "Remove what I said about the budget from the report.",
+    # sixth round
+    "Don't keep my history tab open.",
+    "Don't save my email drafts.",
+    "Don't save my password in the browser.",
+    "Don't record my name on the form.",
+    "Don't save my details on this site.",
+    "Don't store my bike in the hallway.",
+    "Do not save my changes.",
+    "Don't keep my brother waiting.",
 ]
