@@ -65,7 +65,7 @@ _NOT_ANY = (
 _MEMORY_VERB = r"(?:remember|memori[sz]e|retain)\b"
 # Verbs with everyday meanings: they need a pointing object or a memory as their place.
 _KEEP_VERB = (
-    r"(?:save|store|keep|record|log|persist|hold on ?to|hang on ?to|train on"
+    r"(?:save|store|keep|record|log|persist|hold on ?to|hang on ?to|train on|keep tabs on|keep track of"
     r"|(?:make|keep|take) (?:a |any )?(?:note|notes|record|log|memory|copy|copies) (?:of|on))\b"
 )
 # Verbs that only say where a thing goes ("put", "add"): a memory as their place, or "down"/"away".
@@ -127,9 +127,9 @@ _CLAUSE_END = r"\s*(?:[.!;]|$)"
 # What the person tells about themselves, as an everyday verb's object: "don't store my kids'
 # names", "please don't record my answers" ("don't save my seat" is not such a thing).
 _PERSONAL = (
-    r"my(?: [\w']+){0,2}? (?:name|names|address|addresses|number|numbers|email|birthday|age|weight|height|salary"
-    r"|income|pin|password|passwords|details|info|information|data|answers|diagnosis|medications?|location"
-    r"|debts?|finances)"
+    r"(?:(?:any|all) of )?my(?: [\w']+){0,2}? (?:name|names|address|addresses|number|numbers|email|birthday|age"
+    r"|weight|height|salary|income|pin|password|passwords|details|info|information|data|answers|questions"
+    r"|diagnosis|medications?|location|debts?|finances)"
     # ...the noun itself, not a modifier ("my email drafts", "my history tab").
     r"(?=\s*(?:[.!?,;:\-\u2013\u2014)]|$)|\s+(?:from|in|into|to|on|anywhere|either|please|pls|though|for|after"
     r"|afterwards|and|or|but|as|this|that|it|i|i'm|you|which|because|since|at|ok|okay|too|again|yet|now|today"
@@ -197,7 +197,10 @@ _NEGATED_BE = (
     r"|(?:doesn't|does not|don't|do not) (?:need|have) to)"
     r"\s+(?:to\s+)?(?:be|get)\s+"
 )
-_SUBJECT = r"(?:this|that|it|any of (?:this|that|it)|all of this|this (?:message|part|bit|one))"
+_SUBJECT = (
+    r"(?:this|that|it|any of (?:this|that|it)|all of this"
+    r"|this (?:message|part|bit|one|conversation|chat|session|info|information|stuff|detail|details|story))"
+)
 # Between the person and the assistant, or within this conversation only.
 _BETWEEN_US = r"(?:just |strictly |only |purely )?between (?:us|you and me|the two of us|ourselves)\b"
 _THIS_CHAT = r"in this (?:chat|conversation|session|thread)\b"
@@ -222,7 +225,7 @@ _WITHHOLD_PATTERNS = [
     # There's no need to save this to memory.
     r"\bthere(?:'s| is) no need (?:for you )?to " + _ANY_VERB,
     # Kindly refrain from remembering this / avoid saving any of this / skip storing this.
-    r"\b(?:refrain from|avoid|stop|skip) " + _ANY_ING,
+    r"\b(?:refrain from|avoid|stop|skip|hold off(?: on)?) " + _ANY_ING,
     # I'd rather this not be saved / this shouldn't be remembered / this doesn't need to be stored.
     r"\b" + _SUBJECT + r"\s+" + _NEGATED_BE + _DONE,
     # One-time thing, not to be kept: ...
@@ -234,7 +237,7 @@ _WITHHOLD_PATTERNS = [
     r"|none of (?:this|that|it)\s+)"
     r"(?:should|must|can|may|is to|needs to|ought to)\s+(?:be|get)\s+" + _DONE,
     # Nothing should be remembered / nothing from today should go into your memory.
-    r"\bnothing(?: (?:from|of|in) (?:this|that|today|here|my)(?: \w+)?)? "
+    r"\bnothing(?: (?:from|of|in) (?:this|that|today|here|my)(?: \w+)?| here| today)? "
     r"(?:(?:should|must|can|may|is to|needs to|ought to)"
     r" (?:be|get) "
     + _MEMORY_DONE
@@ -246,9 +249,9 @@ _WITHHOLD_PATTERNS = [
     r"(?! (?:your|his|her|their|our)\b)",
     # This should be forgotten after our chat / I want this forgotten.
     r"\b(?:this|it|all of this)\s+(?:should|must|needs to|has to|can) be forgotten\s+(?:after (?:our|this|the) "
-    r"(?:chat|conversation|session)|once (?:we're|we are|you're|you are) done"
+    r"(?:chat|conversation|session)|once (?:we're|we are|you're|you are) (?:done|finished|through)"
     + _DONE_TALKING
-    + r"|when (?:we're|we are|you're|you are) done"
+    + r"|when (?:we're|we are|you're|you are) (?:done|finished|through)"
     + _DONE_TALKING
     + r""
     r"|afterwards|by you)\b",
@@ -277,7 +280,7 @@ _WITHHOLD_PATTERNS = [
     + _NOT_ANY
     + r"let "
     + _SUBJECT
-    + r"\s+(?:(?:go|end up|get|make it) (?:in|into|to|on|onto) "
+    + r"\s+(?:(?:go|end up|get|make it|stick|stay|remain|live|sit) (?:in|into|to|on|onto) "
     + _PLACE
     + r"|(?:be|get)\s+"
     + _DONE
@@ -292,9 +295,13 @@ _WITHHOLD_PATTERNS = [
     # Delete this after you answer / discard this once we're done.
     _OPENING + r"(?:delete|erase|discard|wipe|drop|forget(?: about)?) "
     r"(?:this|all of this|this (?:message|info|information|conversation|chat)) (?:afterwards\b"
-    r"|after (?:you(?:'ve| have)? (?:answer|repl|respond|read)|we(?:'re| are) done" + _DONE_TALKING + r"|this\b)"
-    r"|once (?:you(?:'ve| have)? (?:answer|repl|respond|read)|we(?:'re| are) done" + _DONE_TALKING + r")"
-    r"|when (?:you(?:'re| are)|we(?:'re| are)) done)",
+    r"|after (?:you(?:'ve| have)? (?:answer|repl|respond|read)|we(?:'re| are) (?:done|finished|through)"
+    + _DONE_TALKING
+    + r"|this\b)"
+    r"|once (?:you(?:'ve| have)? (?:answer|repl|respond|read)|we(?:'re| are) (?:done|finished|through)"
+    + _DONE_TALKING
+    + r")"
+    r"|when (?:you(?:'re| are)|we(?:'re| are)) (?:done|finished|through))",
     # Don't update my profile with this / don't make this part of your memory / don't use it for memory.
     _OPENING + _NOT_ANY + r"(?:update|change|edit) " + _PLACE + r" (?:with|based on|from|using) " + _POINTING,
     _OPENING + _NOT_ANY + r"(?:make|use) " + _SUBJECT + r" (?:a )?(?:part of|for|to update) " + _PLACE,
@@ -316,7 +323,8 @@ _WITHHOLD_PATTERNS = [
     # Please, no remembering this one.
     _OPENING + r"no (?:" + _MEMORY_ING + "|" + _KEEP_ING + r"\s+" + _POINTING + ")",
     # I'd rather you didn't remember this / I'd prefer you not save it / I need you to not keep this.
-    r"\b(?:rather|prefer(?: it)? if|prefer that|prefer|appreciate it if|be (?:better|great|good|nice) if"
+    r"\b(?:rather|prefer(?: it)? if|prefer that|prefer|appreciate it if|be (?:better|great|good|nice|best) if"
+    r"|(?:grateful|thankful|happier|glad) if"
     r"|like it if|love it if) you "
     r"(?:didn't|did not|don't|do not|wouldn't|would not|won't|never|not|to not|not to) " + _ANY_VERB,
     r"\b(?:(?:i'm|i am) (?:asking|begging) you|i (?:ask|beg) you|(?:want|need|like) you) (?:not to|to not|never to) "
@@ -334,7 +342,8 @@ _WITHHOLD_PATTERNS = [
     # Not something you should remember / this is not something you should keep in memory.
     r"(?:(?:^|[.!?;:,\-\u2013\u2014]\s*|\b(?:this|that|it)(?:'s| is)\s+)not|\b(?:this|that|it) isn't) "
     r"(?:something|anything|a thing) "
-    r"(?:(?:that )?you|for you to) (?:should|must|ought to) (?:" + _MEMORY_VERB + "|" + _KEEP_VERB + _IN_MEMORY + ")",
+    r"(?:(?:(?:that )?you|for you to) (?:should|must|ought to) (?:" + _MEMORY_VERB + "|" + _KEEP_VERB + _IN_MEMORY + ")"
+    r"|to (?:store|save|keep|record|log)(?=\s*(?:[:,.!\-\u2013\u2014]|$)))",
     # This is not for your memory.
     r"\b(?:this|that|it)(?:'s not| is not| isn't) for (?:your (?:memory|notes|profile|records?)|(?:the )?memory)\b",
     # Ignore this for memory purposes.
@@ -374,6 +383,9 @@ _WITHHOLD_PATTERNS = [
     # Off the record: ... / strictly off the record, ... / this is off the record.
     r"(?:^|[.!?;]\s*)(?:(?:strictly|completely|totally|purely|just|all of this)\s+)?"
     r"off the record\s*[:,\-\u2013\u2014]",
+    # Strictly between us: ... (a colon or dash: "between you and me, the film was bad" is a manner of speaking).
+    r"(?:^|[.!?;]\s*)(?:(?:strictly|just|only|purely) )?between (?:us|you and me|the two of us|ourselves)"
+    r"\s*[:\-\u2013\u2014]",
     # This is off the record / treat this as off the record / all of this stays strictly off the record.
     r"\b(?:this|that|it|what follows|all of this|the following|the rest)\b"
     r"(?:(?!\bnot\b)[^.!?;]){0,25}\boff the record\b",
@@ -427,7 +439,7 @@ _SOFT_FORGET_PATTERNS = [
     _OPENING + r"forget (?:that )?i (?:ever |just |even )?" + _SAID,
     # Forget that last message / can you forget the last thing I said?
     _OPENING
-    + r"forget (?:everything (?:from|in) |all of )?(?:that|the|my) "
+    + r"forget (?:about )?(?:everything (?:from|in) |all of )?(?:that|the|my) "
     + _PREVIOUS
     + r" (?:(?:two|three|few|couple of) )?"
     r"(?:message|thing|bit|part|sentence|comment|reply|response|turn|answer)",
@@ -437,13 +449,10 @@ _SOFT_FORGET_PATTERNS = [
     _OPENING + r"pretend (?:that )?you (?:never|didn't|did not) (?:hear|read|see) (?:that|it)\b",
     # Delete what I just told you / erase that last bit from your memory / strike that from the record.
     _OPENING
-    + r"(?:scratch|scrap|strike|erase|delete|remove|wipe|drop|clear|retract|discard|undo|purge|get rid of) "
-    + _WHAT_I_SAID,
+    + r"(?:scratch|scrap|strike|erase|delete|remove|wipe|drop|clear|retract|discard|undo|purge|get rid of|lose|ditch"
+    r"|bin|trash|toss|dump|throw away|throw out) " + _WHAT_I_SAID,
     # Delete my last message / erase that previous message.
-    _OPENING
-    + r"(?:erase|delete|remove|wipe|drop|clear|retract|discard|purge|scrap) (?:that|my|the) "
-    + _PREVIOUS
-    + r" (?:message|comment|reply|response|turn)",
+    _OPENING + r"(?:erase|delete|remove|wipe|drop|clear|retract|discard|purge|scrap) " + _PREVIOUS_OBJECT,
 ]
 # Requests that name the memory or a keeping verb: no correction reads them away.
 _FORGET_PREVIOUS_PATTERNS = _SOFT_FORGET_PATTERNS + [
@@ -477,6 +486,7 @@ _BACKWARD = re.compile(
     r"|\b(?:earlier|before|previously|a (?:moment|minute) ago),? i (?:said|mentioned|told you|gave you|shared|wrote)\b"
     r"|\b(?:the|that|those) \w+(?: \w+)? i (?:gave you|told you|sent you|shared with you)\b"
     r"|\bi changed my mind about (?:sharing|saying|telling you|mentioning)\b"
+    r"|\bwrong (?:chat|conversation|window|person|thread|tab)\b"
     r"|\bi regret (?:saying|sharing|telling you|mentioning|writing|typing)\b"
     r"|\b(?:shouldn't|should not) have been (?:saved|stored|remembered|recorded|logged|kept)\b"
     r"|\b(?:told you|gave you|sent you|said|mentioned|shared|wrote|typed) "

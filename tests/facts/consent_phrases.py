@@ -393,6 +393,21 @@ CONSTRUCTION_POSITIVE: list[tuple[str, str]] = [
     ("Don't store my kids' names.", WITHHOLD),
     ("Don't keep my number after this chat.", WITHHOLD),
     ("Please don't log my weight today.", WITHHOLD),
+    # seventh round
+    ("I need to vent. Nothing here needs to be remembered.", WITHHOLD),
+    ("Strictly between us: I'm thinking of retiring early.", WITHHOLD),
+    ("Not something to store: I might be moving abroad.", WITHHOLD),
+    ("I'd be grateful if you didn't remember this.", WITHHOLD),
+    ("Keep this conversation out of your memory.", WITHHOLD),
+    ("Could you hold off on saving this?", WITHHOLD),
+    ("Please don't let this stick in your memory.", WITHHOLD),
+    ("Please don't keep tabs on this.", WITHHOLD),
+    ("Erase all of this when we're finished.", WITHHOLD),
+    ("Just so you know, I'd rather you didn't save any of my health questions.", WITHHOLD),
+    ("Please lose what I just told you.", FORGET_PREVIOUS),
+    ("Please forget about my last message.", FORGET_PREVIOUS),
+    ("Oops, wrong chat. Please don't remember that.", FORGET_PREVIOUS),
+    ("Please delete the last thing I told you.", FORGET_PREVIOUS),
 ]
 
 CONSTRUCTION_NEGATIVE: list[str] = [
@@ -552,4 +567,17 @@ CONSTRUCTION_NEGATIVE: list[str] = [
     "Don't store my bike in the hallway.",
     "Do not save my changes.",
     "Don't keep my brother waiting.",
+    # seventh round
+    "Between you and me, the film was bad.",
+    "Just between us, is this outfit okay?",
+    "This day is not something to remember.",
+    "Not something to worry about: the rash is normal.",
+    "Hold off on saving money for now.",
+    "Erase the board when we're finished.",
+    "Don't let this stay on the floor.",
+    "I was in the wrong chat group yesterday.",
+    "Please delete the last thing on the list.",
+    "Toss what I wrote on the napkin.",
+    "Don't save any of my photos.",
+    "Don't keep track of time.",
 ]
