@@ -51,7 +51,8 @@ _OPENING = (
     r"(?:^|[.!?;:,()\-\u2013\u2014]\s*"
     r"|\b(?:and|but|so|then|wait|oh|ok|okay|hey|actually|ugh|oops|hmm|anyway)\s+"
     r"|\b(?:can|could|would|will) you\s+(?:please\s+|kindly\s+)?"
-    r"|\b(?:make sure|be sure|ensure|see to it)(?: that)?(?: you)?\s+)" + _SOFTENER
+    r"|\b(?:make sure|be sure|ensure|see to it)(?: that)?(?: you)?\s+"
+    r"|\b(?:i'd like|i would like|i want|i need) you to\s+)" + _SOFTENER
 )
 _NOT = r"(?:don't|do not)\s+(?:you dare\s+|ever\s+)?"
 # The other ways an imperative says "not": to the assistant ("you must not", "you don't need
@@ -405,7 +406,7 @@ _WITHHOLD_PATTERNS = [
 # What the person said before (past tense): "what I just told you", "the stuff I mentioned".
 _SAID = (
     r"(?:said|told you|typed|wrote|written|mentioned|shared|gave you|sent you|talked about|brought up)\b"
-    r"(?! to (?!you\b))"
+    r"(?! to (?!you\b|(?:my|your) (?:memory|profile|notes)\b))"
 )
 # ...said here, not written elsewhere ("what I wrote on the whiteboard", "... from the report").
 _NOT_WRITTEN_ELSEWHERE = (
@@ -413,17 +414,19 @@ _NOT_WRITTEN_ELSEWHERE = (
     r"(?!(?:chat|conversation|message|session|memory|memories|notes|record|last|previous|earlier)\b))"
 )
 _WHAT_I_SAID = (
-    r"(?:what|everything|all(?: that)?|anything|(?:the|that|those) (?:stuff|thing|things|bit|part)"
+    r"(?:(?:what|everything|all(?: that)?|anything|(?:the|that|those) (?:stuff|thing|things|bit|part)"
     r"|the (?:part|bit) (?:where|when)) (?:that )?i (?:just |have just |'ve just |had just |already |ever )?"
-    + _SAID
-    + _NOT_WRITTEN_ELSEWHERE
+    # "the details I just gave you": any thing, when just said.
+    r"|(?:the|that|those) (?:[\w']+ ){1,2}?i (?:just |have just |'ve just ))" + _SAID + _NOT_WRITTEN_ELSEWHERE
 )
 _PREVIOUS = r"(?:last|previous|earlier|prior)"
 _PREVIOUS_OBJECT = (
     r"(?:the|my|that) " + _PREVIOUS + r" (?:(?:two|three|few|couple of) )?(?:thing i (?:said|told you|wrote|mentioned)"
     r"|message|answer|comment|reply|response|turn)"
 )
-_SAID_BEFORE = r"(?:any of )?(?:" + _WHAT_I_SAID + "|" + _PREVIOUS_OBJECT + ")"
+_SAID_BEFORE = (
+    r"(?:any of )?(?:" + _WHAT_I_SAID + "|" + _PREVIOUS_OBJECT + "|(?:that|the|my) " + _PREVIOUS + r" (?:bit|part)\b)"
+)
 _UNDO_VERB = r"(?:scratch|scrap|strike|erase|delete|remove|wipe|drop|clear|purge|scrub|forget|retract|discard|undo)"
 _UNDONE = r"(?:" + _WHAT_I_SAID + r"|that|it|my|the)(?: \w+){0,5}"
 # Requests that may be a correction instead ("forget what I said, let's go to Rome"): read
@@ -439,7 +442,7 @@ _SOFT_FORGET_PATTERNS = [
     _OPENING + r"forget (?:that )?i (?:ever |just |even )?" + _SAID,
     # Forget that last message / can you forget the last thing I said?
     _OPENING
-    + r"forget (?:about )?(?:everything (?:from|in) |all of )?(?:that|the|my) "
+    + r"forget (?:about )?(?:everything (?:from|in) |all of )?(?:that|the|my|those|these) "
     + _PREVIOUS
     + r" (?:(?:two|three|few|couple of) )?"
     r"(?:message|thing|bit|part|sentence|comment|reply|response|turn|answer)",
@@ -460,11 +463,23 @@ _FORGET_PREVIOUS_PATTERNS = _SOFT_FORGET_PATTERNS + [
     # (Only "out of": "get my address from your memory" asks to recall it.)
     _OPENING + r"(?:take|get) " + _UNDONE + r" out of (?:" + _MEMORY_PLACE + ")",
     # Can you unremember what I told you? / can you un-save it?
-    _OPENING + r"un-?remember (?:what|everything|all(?: that)?) i (?:just )?" + _SAID,
+    _OPENING + r"un-?(?:remember|learn) (?:what|everything|all(?: that)?) i (?:just )?" + _SAID,
     _OPENING + r"un-?(?:save|store|record|log|memori[sz]e|remember|keep) (?:that|it)\b",
     # Don't keep what I just told you / don't remember the stuff I mentioned.
-    r"(?:" + _OPENING + _NOT_ANY + r"|\b(?:can|could|would|will) you " + _SOFTENER + r"not |\bstop )"
-    r"(?:" + _MEMORY_VERB + "|" + _KEEP_VERB + "|" + _MEMORY_ING + "|" + _KEEP_ING + r")\s+" + _SAID_BEFORE,
+    r"(?:" + _OPENING + _NOT_ANY + r"|\b(?:can|could|would|will) you " + _SOFTENER + r"not |\bstop "
+    r"|\bi (?:didn't|did not|don't|do not) want you to )"
+    r"(?:"
+    + _MEMORY_VERB
+    + "|"
+    + _KEEP_VERB
+    + "|"
+    + _PLACE_VERB
+    + "|"
+    + _MEMORY_ING
+    + "|"
+    + _KEEP_ING
+    + r")\s+"
+    + _SAID_BEFORE,
     # Undo saving my previous message.
     _OPENING + r"undo (?:saving|storing|remembering|recording|logging|keeping) (?:that|it|" + _SAID_BEFORE + ")",
 ]
@@ -485,12 +500,15 @@ _BACKWARD = re.compile(
     r"|\b(?:that|it) was (?:too much information|tmi|too personal|oversharing|an overshare)\b|\bi said too much\b"
     r"|\b(?:earlier|before|previously|a (?:moment|minute) ago),? i (?:said|mentioned|told you|gave you|shared|wrote)\b"
     r"|\b(?:the|that|those) \w+(?: \w+)? i (?:gave you|told you|sent you|shared with you)\b"
+    r"|\b(?:the|that|those) (?:[\w']+ ){1,4}?i (?:just |'ve just |have just )(?:mentioned|said|wrote|typed|shared)\b"
+    r"|\b(?:a mistake|wrong|stupid|dumb) to (?:share|say|tell you|mention|send|write)\b"
     r"|\bi changed my mind about (?:sharing|saying|telling you|mentioning)\b"
     r"|\bwrong (?:chat|conversation|window|person|thread|tab)\b"
     r"|\bi regret (?:saying|sharing|telling you|mentioning|writing|typing)\b"
     r"|\b(?:shouldn't|should not) have been (?:saved|stored|remembered|recorded|logged|kept)\b"
     r"|\b(?:told you|gave you|sent you|said|mentioned|shared|wrote|typed) "
-    r"(?:just now|a (?:moment|minute|second|bit|while) ago|earlier|before|previously)\b"
+    r"(?:just now|a (?:moment|minute|second|bit|while) ago|a few (?:minutes|seconds|moments) ago|earlier|before"
+    r"|previously)\b"
 )
 # What a withholding request points at, read in its sentence: this message or what follows.
 _AHEAD = re.compile(r"\b(?:this|these|the following|what follows|about to|going to|next|here|now on)\b")

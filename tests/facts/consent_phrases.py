@@ -408,6 +408,15 @@ CONSTRUCTION_POSITIVE: list[tuple[str, str]] = [
     ("Please forget about my last message.", FORGET_PREVIOUS),
     ("Oops, wrong chat. Please don't remember that.", FORGET_PREVIOUS),
     ("Please delete the last thing I told you.", FORGET_PREVIOUS),
+    # eighth round: forget_previous
+    ("Hold on, I didn't want you to keep that last part.", FORGET_PREVIOUS),
+    ("Please forget the details I just gave you.", FORGET_PREVIOUS),
+    ("The info about my mother I just mentioned - don't store it.", FORGET_PREVIOUS),
+    ("That was a mistake to share. Forget it please.", FORGET_PREVIOUS),
+    ("Please unlearn what I just told you.", FORGET_PREVIOUS),
+    ("I'd like you to delete what I said a few minutes ago.", FORGET_PREVIOUS),
+    ("Please don't add what I just said to my profile.", FORGET_PREVIOUS),
+    ("Forget those last two messages please.", FORGET_PREVIOUS),
 ]
 
 CONSTRUCTION_NEGATIVE: list[str] = [
@@ -580,4 +589,11 @@ CONSTRUCTION_NEGATIVE: list[str] = [
     "Toss what I wrote on the napkin.",
     "Don't save any of my photos.",
     "Don't keep track of time.",
+    # eighth round
+    "I'd like you to delete my last email.",
+    "The book I just mentioned is great, save it to my reading list.",
+    "It was wrong to say that to my mum.",
+    "I didn't want you to keep the receipt.",
+    "Don't write what I said in the minutes.",
+    "It was stupid to share my password with Tom, how do I change it?",
 ]
