@@ -19,15 +19,18 @@ What keeps it precise (tests/facts/test_consent_detector.py measures it):
     that", "..., and don't remember it") or follows "can/could/would you", "make sure you";
     "I don't remember where I parked" has a subject and is not one;
   - verbs that mean memory for nothing else ("remember", "memorise") take any object;
-    verbs with everyday meanings ("save", "store", "keep", "record") need "this/that/it"
-    or a memory as their place ("don't save money on shoes" is not a request), and not a
-    place of another kind ("don't keep it in the fridge"); verbs that only say where
-    ("put", "add", "write", "file") need a memory as their place or "down"/"away";
+    verbs with everyday meanings ("save", "store", "keep", "record") need "this/that/it",
+    the person's own details ("my address") or a memory as their place ("don't save money
+    on shoes" is not a request), and not a place of another kind ("don't keep it in the
+    fridge"); verbs that only say where ("put", "add", "write", "file") need a memory as
+    their place or "down"/"away";
   - quoted words are someone else's ("my friend said 'this is off the record'") and are
     left out, and so is a question about the feature ("what happens if I say don't
     remember this?"); a polite question that asks the assistant not to ("is there a way
     you can not keep this?", "do you mind not saving this?") is read;
-  - "forget it" alone is "never mind", not a request.
+  - "forget it" alone is "never mind", not a request, and a request to forget what was said
+    that a correction follows ("forget what I said, let's go to Rome") is a correction: its
+    new words are kept, unless the message calls what was said private.
 
 Every pattern is linear: bounded repeats only, no quantifier inside a repeated group that
 can match the same text two ways (a turn holds up to 20,000 characters).
