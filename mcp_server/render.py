@@ -7,9 +7,11 @@ from datetime import UTC
 from facts.guard import shown_identifier
 from facts.models import Fact, FactHistory
 from facts.schemas import FactOut, HistoryOut
+from recall.answer import fact_link, shown_source, turn_link
 from recall.hits import EpisodeHit
 
-# What a model needs to use a memory; provenance and bookkeeping stay in the REST API.
+# What a model needs to use a memory, and `source` to cite it (compact_source); the full
+# provenance and the bookkeeping stay in the REST API.
 FACT_FIELDS = {
     "id",
     "text",
@@ -30,7 +32,15 @@ def fact_json(fact: Fact) -> dict:
     data = FactOut.from_orm(fact).model_dump(mode="json", include=FACT_FIELDS, exclude_none=True)
     data["confidence"] = round(fact.confidence, 3)
     data["key"] = shown_identifier(fact.key)
+    data["source"] = compact_source(fact_link(fact))
     return data
+
+
+def compact_source(link) -> dict | None:
+    """Where a memory or message came from, for a model to cite: the turn's id, session and time
+    and the extractor (its model too, when an LLM's); null when no turn stated it. Ids, no words."""
+    source = shown_source(link)
+    return None if source is None else {name: value for name, value in source.items() if value is not None}
 
 
 def history_json(entry: FactHistory) -> dict:
@@ -53,4 +63,5 @@ def episode_json(hit: EpisodeHit) -> dict:
         "turn_id": shown_identifier(quote.turn_id),
         "memory_ids": list(quote.facts),
         "score": round(hit.score, 4),
+        "source": compact_source(turn_link(hit.turn)),
     }

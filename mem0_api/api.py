@@ -177,7 +177,7 @@ def search_memories(request, payload: SearchIn):
     found = client_search.ClientSearch()
     if user is not None:  # mem0 answers an empty search for a user it has not seen
         found = client_search.client_search(user=user, query=payload.query, k=payload.top_k, mode=mode, sources=sources)
-    prefetch_related_objects([hit.fact for hit in found.facts], "user", "superseded_by", "replaces")
+    prefetch_related_objects([hit.fact for hit in found.facts], "user", "superseded_by", "replaces", "source_turn")
     results = [{**convert.memory_json(hit.fact), "score": hit.score} for hit in found.facts]
     if "episodes" not in sources:
         return {"results": results}

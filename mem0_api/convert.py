@@ -5,6 +5,7 @@ from __future__ import annotations
 from facts.guard import shown_identifier
 from facts.models import Fact, FactHistory, HistoryAction
 from memory_service.errors import Rejected
+from recall.answer import fact_link, shown_source
 
 # mem0 speaks of ADD/UPDATE/DELETE; our history has finer actions.
 EVENTS: dict[str, str] = {
@@ -20,6 +21,14 @@ def _iso(value) -> str | None:
     return value.isoformat() if value else None
 
 
+def metadata_of(fact: Fact) -> dict | None:
+    """mem0's free-form `metadata`: ours says where the memory came from, `{"source": {turn_id,
+    session_id, occurred_at, extractor, model}}` (recall.answer.shown_source), or null for one no
+    turn stated (stored with infer=False or through /api/v1). Metadata sent on add is not stored."""
+    source = shown_source(fact_link(fact))
+    return None if source is None else {"source": source}
+
+
 def memory_json(fact: Fact) -> dict:
     """A fact in the shape mem0's clients read, plus our own fields (status, key, validity, chain)."""
     return {
@@ -27,7 +36,7 @@ def memory_json(fact: Fact) -> dict:
         "memory": fact.text,
         "user_id": fact.user.external_id,
         "hash": fact.text_hash,
-        "metadata": None,
+        "metadata": metadata_of(fact),
         "categories": [fact.category],
         "created_at": _iso(fact.created_at),
         "updated_at": _iso(fact.updated_at),

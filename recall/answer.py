@@ -1,11 +1,17 @@
 """REST recall's answer, built from a recall result: the one place that turns hits into the items a
 caller receives. `/recall` returns it, and the evaluations (bench.locomo, bench.longmemeval_run)
-score it, so what is counted is what is returned (docs/recall.md)."""
+score it, so what is counted is what is returned (docs/recall.md).
+
+Also the one builder of a hit's provenance (`provenance_out`), which every door returns: REST
+recall as is, MCP and mem0 through `shown_source` (docs/api.md)."""
 
 from __future__ import annotations
 
 from facts import selectors as fact_selectors
+from facts.guard import shown_identifier
+from facts.models import Fact, Turn
 from facts.provenance import extractor_parts
+from memory_service.timestamps import in_utc
 from recall.hits import Quote
 from recall.schemas import RecallOut, RecallWithSourcesOut
 from recall.services import RecallResult
@@ -38,18 +44,44 @@ def provenance_out(link: fact_selectors.TurnLink | None) -> dict:
     }
 
 
+def turn_link(turn: Turn) -> fact_selectors.TurnLink:
+    return fact_selectors.TurnLink(turn.turn_id, turn.session_id, turn.occurred_at, turn.extractor)
+
+
+def fact_link(fact: Fact) -> fact_selectors.TurnLink | None:
+    """The turn a fact was said in: as read in bulk with its other links (facts.selectors.
+    attach_output_links), else from the turn loaded with it (select_related or prefetched by the
+    door); None for a fact no turn stated (stored through an API, or its turn withdrawn)."""
+    if hasattr(fact, "source_link"):
+        return fact.source_link
+    turn = fact.source_turn  # no query for a fact without one
+    return None if turn is None else turn_link(turn)
+
+
+def shown_source(link: fact_selectors.TurnLink | None) -> dict | None:
+    """A hit's provenance as the doors whose answers reach a model show it (MCP, mem0): null
+    without a turn; the ids as those doors show every stored id (facts.guard.shown_identifier),
+    the time in ISO 8601 UTC. No words: a quote stays under its own rules."""
+    if link is None:
+        return None
+    source = provenance_out(link)
+    return {
+        **source,
+        "turn_id": shown_identifier(link.turn_id),
+        "session_id": shown_identifier(link.session_id),
+        "occurred_at": in_utc(link.occurred_at).isoformat(),
+    }
+
+
 def _item(hit) -> dict:
     if hit.kind == "episode":
-        turn = hit.turn
         return {
             "kind": "episode",
             "episode": episode_out(hit.quote),
             "folded_facts": hit.folded_facts,
             "score": hit.score,
             "signals": hit.signals,
-            "provenance": provenance_out(
-                fact_selectors.TurnLink(turn.turn_id, turn.session_id, turn.occurred_at, turn.extractor)
-            ),
+            "provenance": provenance_out(turn_link(hit.turn)),
         }
     quote = hit.quote
     return {
@@ -59,7 +91,7 @@ def _item(hit) -> dict:
         "score": hit.score,
         "signals": hit.signals,
         # Read with the fact's other links (facts.selectors.attach_output_links): no query per hit.
-        "provenance": provenance_out(getattr(hit.fact, "source_link", None)),
+        "provenance": provenance_out(fact_link(hit.fact)),
     }
 
 
@@ -79,7 +111,16 @@ def with_sources(result: RecallResult) -> RecallWithSourcesOut:
 
 
 def v1(result: RecallResult) -> RecallOut:
-    """The body of `/recall` for a request without `sources`: facts only, the v1 shape (no `kind`)."""
+    """The body of `/recall` for a request without `sources`: facts only, the v1 shape (no `kind`),
+    each with its `provenance` (added to that shape, as with `sources`)."""
     _attach_links(result)
-    items = [{"fact": hit.fact, "score": hit.score, "signals": hit.signals} for hit in result.items]
+    items = [
+        {
+            "fact": hit.fact,
+            "score": hit.score,
+            "signals": hit.signals,
+            "provenance": provenance_out(fact_link(hit.fact)),
+        }
+        for hit in result.items
+    ]
     return RecallOut.model_validate({"items": items, "mode": result.mode, "degraded": result.degraded})

@@ -19,12 +19,6 @@ class RecallIn(ObjectIn):
     sources: list[Literal["facts", "episodes"]] | None = Field(None, min_length=1, max_length=2)
 
 
-class RecallHitOut(Schema):
-    fact: FactOut
-    score: float
-    signals: dict
-
-
 class EpisodeOut(Schema):
     turn_id: str
     session_id: str
@@ -47,6 +41,15 @@ class HitProvenanceOut(Schema):
     occurred_at: datetime | None
     extractor: str | None = Field(None, description="`llm` or `rules`: what read the turn")
     model: str | None = Field(None, description="The LLM extractor's model, else null")
+
+
+class RecallHitOut(Schema):
+    fact: FactOut
+    score: float
+    signals: dict
+    provenance: HitProvenanceOut | None = Field(
+        None, description="Where the fact came from: its source turn's ids and time and the extractor (docs/api.md)"
+    )
 
 
 class RecallItemOut(Schema):

@@ -40,7 +40,7 @@ def test_without_sources_the_response_keeps_the_v1_shape(api, post_turn):
     post_turn(api, "t1", DOG)
     plain = recall(api, "dog Biscuit")
     facts_only = recall(api, "dog Biscuit", sources=["facts"])
-    assert all(set(i) == {"fact", "score", "signals"} for i in plain["items"])
+    assert all(set(i) == {"fact", "score", "signals", "provenance"} for i in plain["items"])
     assert all(i["kind"] == "fact" and i["episode"] is None for i in facts_only["items"])
     assert [i["fact"]["id"] for i in plain["items"]] == [i["fact"]["id"] for i in facts_only["items"]]
 

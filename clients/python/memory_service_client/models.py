@@ -115,6 +115,16 @@ class Episode(Model):
     injection_rule: str | None = None
 
 
+class Provenance(Model):
+    """HitProvenanceOut: the turn a hit came from and what extracted it; all null for a fact no turn stated."""
+
+    turn_id: str | None
+    session_id: str | None
+    occurred_at: datetime | None
+    extractor: str | None = None
+    model: str | None = None
+
+
 class RecallItem(Model):
     """RecallItemOut (recall with `sources`); `fact` or `episode` is set, by `kind`."""
 
@@ -125,6 +135,7 @@ class RecallItem(Model):
     signals: dict[str, Any]
     quote: Episode | None = None
     folded_facts: list[Fact] = []
+    provenance: Provenance | None = None
 
 
 class RecallAnswer(Model):
@@ -192,6 +203,7 @@ COMPONENTS: dict[type[Model], str] = {
     Turn: "TurnOut",
     SessionEnded: "SessionEndOut",
     Episode: "EpisodeOut",
+    Provenance: "HitProvenanceOut",
     RecallItem: "RecallItemOut",
     RecallAnswer: "RecallWithSourcesOut",
     ContextItem: "ContextItemOut",
