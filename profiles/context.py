@@ -89,7 +89,7 @@ class ContextBlock:
     dropped: list[dict]
     withheld_sensitive: int = 0
     recall: dict = field(default_factory=dict)
-    citations: list[dict] | None = None  # with `cite`: [{n, fact_id, turn_id}], else None
+    citations: list[dict] | None = None  # with `cite`: [{n, fact_id, turn_id, ...}], else None
 
     @property
     def items(self) -> int:

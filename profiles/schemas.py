@@ -101,6 +101,8 @@ class CitationOut(Schema):
     n: int
     fact_id: str | None = Field(description="The fact on line [n]; null for a quoted past turn")
     turn_id: str | None = Field(description="The turn it was said in; null when no turn stated it")
+    session_id: str | None = Field(description="That turn's session; null when there is no turn")
+    occurred_at: datetime | None = Field(description="When that turn was said; null when there is no turn")
 
 
 class ContextOut(Schema):

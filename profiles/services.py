@@ -180,13 +180,21 @@ def _recall_for_context(user: MemoryUser, query: str) -> tuple[list[tuple[dict, 
 
 
 def _cite_turns(user: MemoryUser, citations: list[dict]) -> None:
-    """Fill in the turn each cited fact was said in (null for one no turn stated), in one read."""
+    """Fill in the turn each line was said in, its id, session and time, so a caller can show
+    "said on ..." without another request: a fact's source turn (nulls for one no turn stated),
+    a quoted turn's own. Two reads at most."""
     fact_ids = [c["fact_id"] for c in citations if c["fact_id"]]
-    rows = Fact.objects.filter(user=user, uuid__in=fact_ids).values_list("uuid", "source_turn__turn_id")
-    turns = {str(uuid): turn_id for uuid, turn_id in rows}
+    rows = Fact.objects.filter(user=user, uuid__in=fact_ids).values_list(
+        "uuid", "source_turn__turn_id", "source_turn__session_id", "source_turn__occurred_at"
+    )
+    said: dict[str, tuple] = {str(uuid): (turn_id, session_id, at) for uuid, turn_id, session_id, at in rows}
+    if quoted := [c["turn_id"] for c in citations if not c["fact_id"]]:
+        turns = Turn.objects.filter(user=user, turn_id__in=quoted).values_list("turn_id", "session_id", "occurred_at")
+        said |= {f"turn:{turn_id}": (turn_id, session_id, at) for turn_id, session_id, at in turns}
     for citation in citations:
-        if citation["fact_id"]:
-            citation["turn_id"] = turns.get(citation["fact_id"])
+        key = citation["fact_id"] or f"turn:{citation['turn_id']}"
+        fallback = (citation["turn_id"], None, None)  # a fact no turn stated has turn_id None
+        citation["turn_id"], citation["session_id"], citation["occurred_at"] = said.get(key, fallback)
 
 
 def context_block(*, user: MemoryUser, query: str | None, max_tokens: int, cite: bool = False) -> ContextBlock:
