@@ -6,7 +6,7 @@ from django.dispatch import receiver
 
 from facts.models import TurnState
 from facts.signals import facts_forgetting, turn_processed, user_erasing
-from profiles.models import Profile, ProfileTrigger
+from profiles.models import Profile
 
 
 @receiver(turn_processed, dispatch_uid="profiles.turn_processed")
@@ -14,10 +14,9 @@ def project_every_n_turns(sender, *, user_id: int, state: str, **kwargs) -> None
     # Skipped turns asserted nothing durable; only extracted ones count.
     if state != TurnState.DONE:
         return
-    from profiles import services, tasks
+    from profiles import tasks
 
-    if services.profile_should_project(user_id):
-        tasks.enqueue_projection(user_id, ProfileTrigger.TURNS)
+    tasks.project_after_turns(user_id)
 
 
 @receiver(user_erasing, dispatch_uid="profiles.user_erasing")

@@ -1,13 +1,17 @@
-"""Background profile projection (runs on the `db` queue: it reads and writes SQLite)."""
+"""Background profile projection (runs on the `db` queue: it reads and writes the database)."""
 
 from __future__ import annotations
 
 import logging
 
 from celery import shared_task
-from django.db import OperationalError
+from django.conf import settings
+from django.db import OperationalError, transaction
 
+from facts.models import MemoryUser
+from memory_service.queues import eager
 from profiles import services
+from profiles.models import Profile, ProfileTrigger
 
 log = logging.getLogger(__name__)
 
@@ -15,8 +19,17 @@ log = logging.getLogger(__name__)
 @shared_task(bind=True, max_retries=5, acks_late=True)
 def project_profile(self, user_pk: int, trigger: str = "manual") -> int | None:
     """Refresh one user's profile; returns the version now current (None if the user is gone)."""
+    if trigger == ProfileTrigger.TURNS and not services.profile_should_project(user_pk):
+        # An earlier projection, run since this one was queued, has counted these turns.
+        return Profile.objects.filter(user_id=user_pk).order_by("-version").values_list("version", flat=True).first()
     try:
-        profile = services.profile_refresh(user_pk=user_pk, trigger=trigger)
+        with transaction.atomic():
+            # Two `db` worker processes projecting one person at once both read "version n" and
+            # both inserted n + 1 (one failed on the unique version). The person's row is held
+            # until commit (SQLite's BEGIN IMMEDIATE already serialises), so the second waits
+            # and finds the first's version current.
+            list(MemoryUser.objects.select_for_update().filter(pk=user_pk).values_list("pk", flat=True))
+            profile = services.profile_refresh(user_pk=user_pk, trigger=trigger)
     except OperationalError as exc:  # "database is locked" past busy_timeout: try again later
         raise self.retry(exc=exc, countdown=5 * (self.request.retries + 1)) from exc
     return profile.version if profile else None
@@ -34,3 +47,29 @@ def enqueue_projection(user_pk: int, trigger: str) -> bool:
         log.exception("could not enqueue the profile projection of memory user %s", user_pk)
         return False
     return True
+
+
+# user pk -> the extracted-turn count at which this process last queued that user's projection.
+_asked: dict[int, int] = {}
+ASKED_MAX_USERS = 10_000
+
+
+def project_after_turns(user_pk: int) -> bool:
+    """Queue the user's projection when MEMORY_PROFILE_EVERY_TURNS turns were extracted since the
+    last one, once per that many turns. The count the rule reads moves only when the projection
+    runs, so behind a backlog of the `db` queue every further turn of the user queued another one:
+    a projection per turn instead of per five, each reading all the user's live facts, which grew
+    the backlog that delayed them (docs/measurements.md §20). Remembered per process: a lost
+    message delays the projection by that many turns, a restart may queue one more (the task
+    then finds the turns counted and returns)."""
+    every = max(settings.MEMORY_PROFILE_EVERY_TURNS, 1)
+    done = services.done_turn_count(user_pk)
+    asked = _asked.get(user_pk)
+    if asked is not None and 0 <= done - asked < every and not eager():
+        return False
+    if not services.profile_should_project(user_pk):
+        return False
+    if len(_asked) >= ASKED_MAX_USERS:
+        _asked.clear()
+    _asked[user_pk] = done
+    return enqueue_projection(user_pk, ProfileTrigger.TURNS)

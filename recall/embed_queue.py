@@ -64,11 +64,23 @@ def embed_facts(self, items: list[dict]) -> int:
     return len(computed)
 
 
+# When this process last sent a success and a failure (time.time()).
+_sent: dict[str, float] = {}
+REPORT_OK_EVERY_SECONDS = 60.0
+
+
 def report_embedder(*, error: str) -> None:
     # The embedding process may have no database: its state travels to the db queue.
     # Bookkeeping only, so a broker that is down loses the report, never the embedding.
+    # A failure at once; a success after a failure, else once a minute (as recall/indexer.py
+    # reports its own): a report per batch was a `db` task per applied turn (docs/measurements.md §20).
+    now = time.time()
+    recovered = _sent.get("error", 0) > _sent.get("ok", 0)
+    if not error and not recovered and now - _sent.get("ok", 0) < REPORT_OK_EVERY_SECONDS:
+        return
+    _sent["error" if error else "ok"] = now
     try:
-        note_embedder.apply_async(args=(error, time.time(), socket.gethostname()))
+        note_embedder.apply_async(args=(error, now, socket.gethostname()))
     except Exception:
         log.exception("could not send the embedder report")
 

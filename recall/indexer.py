@@ -4,8 +4,9 @@
 A change marks its facts and episodes in the outbox (`PendingIndex`) inside its own
 transaction (`mark`). After commit, the ones this transaction marked are indexed in the same
 process when it computes embeddings here (a Celery worker that consumes the `embed` queue,
-as `make run`'s does, or eager mode), else one `recall.drain_index` message asks a worker
-to. `index_items` indexes a batch in two steps:
+as `make run`'s does, or eager mode) or is a `db` worker (its vectors then go to the `embed`
+queue), else (the web server) one `recall.drain_index` message asks a worker to.
+`index_items` indexes a batch in two steps:
 
 1. read the documents and embed those whose vector is missing or stale, outside any write
    transaction (embedding takes milliseconds per text; the write lock is shared with the API);
@@ -101,7 +102,10 @@ def _after_commit() -> None:
     _marked.items = None
     if not pending or not (pending[Kind.FACT] or pending[Kind.EPISODE]):
         return
-    if indexes_here():
+    if indexes_here() or consumes(settings.MEMORY_QUEUE_DB):
+        # A `db` worker writes the FTS rows itself, in the task that committed (and hands the texts
+        # to the `embed` queue when it does not embed): a drain message to its own queue cost a
+        # second task per applied turn, behind the whole backlog (docs/measurements.md §20).
         try:
             index_items(sorted(pending[Kind.FACT]), sorted(pending[Kind.EPISODE]))
         except Exception:

@@ -70,20 +70,42 @@ def summary(text: str) -> dict:
     }
 
 
-def sched_seconds(session: int) -> tuple[float, float]:
-    """(seconds on a CPU, seconds runnable but waiting for a CPU) of the threads of the live
-    processes of one session (a host of the drill: each is started in its own session), from
-    /proc/<pid>/task/<tid>/schedstat. What a task's time is beyond both is sleeping: on the
-    network, the disk, a lock."""
-    ran = waited = 0
+def _processes() -> dict[int, tuple[int, int]]:
+    """pid -> (parent pid, session) of every process now."""
+    out = {}
     for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
+        if entry.name.isdigit():
+            try:
+                # After the name: state(0) ppid(1) pgrp(2) session(3)
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # gone meanwhile
+            out[int(entry.name)] = (int(fields[1]), int(fields[3]))
+    return out
+
+
+def host_processes(root: int) -> set[int]:
+    """The live processes of one host of the drill: its process (started in a session of its
+    own), the others of that session, and their descendants (PostgreSQL's backends each start a
+    session of their own)."""
+    procs = _processes()
+    mine = {pid for pid, (_, session) in procs.items() if session == root} | ({root} & procs.keys())
+    grew = True
+    while grew:
+        more = {pid for pid, (parent, _) in procs.items() if parent in mine} - mine
+        mine |= more
+        grew = bool(more)
+    return mine
+
+
+def sched_seconds(root: int) -> tuple[float, float]:
+    """(seconds on a CPU, seconds runnable but waiting for a CPU) of the threads of one host's
+    live processes (host_processes), from /proc/<pid>/task/<tid>/schedstat. What a task's time
+    is beyond both is sleeping: on the network, the disk, a lock, another process's answer."""
+    ran = waited = 0
+    for pid in host_processes(root):
         try:
-            # After the name: state(0) ppid(1) pgrp(2) session(3)
-            if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[3]) != session:
-                continue
-            for thread in (entry / "task").iterdir():
+            for thread in Path(f"/proc/{pid}/task").iterdir():
                 on_cpu, on_queue, _ = (thread / "schedstat").read_text().split()
                 ran, waited = ran + int(on_cpu), waited + int(on_queue)
         except (OSError, ValueError):

@@ -4,6 +4,7 @@ Celery log. No root needed."""
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -33,3 +34,14 @@ def test_the_db_workers_log_says_how_long_each_kind_of_task_ran_and_how_much_of_
 def test_a_process_of_this_session_is_seen_on_the_cpu():
     ran, waited = task_times.sched_seconds(os.getsid(0))
     assert ran > 0 and waited >= 0
+
+
+def test_a_hosts_processes_include_children_that_started_a_session_of_their_own():
+    # PostgreSQL's backends call setsid(): counted by their parent, the postmaster.
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"], start_new_session=True)
+    try:
+        assert child.pid in task_times.host_processes(os.getpid())
+        assert os.getpid() in task_times.host_processes(os.getpid())
+    finally:
+        child.kill()
+        child.wait()
