@@ -2,8 +2,10 @@
 
 Precision and recall over the first set must meet the issue's aim (>= 0.98, >= 0.90), and
 so must the fresh and third sets' now that their misses were read for the rules (on
-2026-11-28); none of the three may flag a look-alike. The held-out measure is a fourth set
-outside the repository (docs/design.md §13). Run it alone to read the matrices:
+2026-11-28); none of the three may flag a look-alike. The held-out measure is the fourth and
+fifth sets, written blind and never read for rules; they do not meet the recall aim
+(docs/design.md §13), so they hold the detector to its precision and to the recall it has
+(a floor that catches a rule that stops reading). Run it alone to read the matrices:
 
     .venv/bin/python -m pytest -q -s -p no:cacheprovider tests/facts/test_consent_detector.py
 """
@@ -15,6 +17,8 @@ import time
 
 from facts import consent
 from facts.consent import FORGET_PREVIOUS, WITHHOLD, detect
+from tests.facts.consent_fifth_phrases import FIFTH_NEGATIVE, FIFTH_POSITIVE
+from tests.facts.consent_fourth_phrases import FOURTH_NEGATIVE, FOURTH_POSITIVE
 from tests.facts.consent_fresh_phrases import FRESH_NEGATIVE, FRESH_POSITIVE
 from tests.facts.consent_phrases import (
     CONSTRUCTION_NEGATIVE,
@@ -93,6 +97,25 @@ def test_on_the_later_sets_it_meets_the_aim_flags_no_look_alike_and_errs_only_to
         misread = [t for t, kind in positives if kind == WITHHOLD and (d := detect(t)) and d.kind == FORGET_PREVIOUS]
         assert misread == []
         assert m["recall"] >= 0.90, [t for t, _ in positives if detect(t) is None]
+
+
+# The recall each held-out set had when it was first scored (2026-11-28, docs/design.md §13),
+# less one phrasing: a floor, not the aim (0.90), which these sets show the rules do not reach.
+HELD_OUT = (
+    ("fourth (held out)", FOURTH_POSITIVE, FOURTH_NEGATIVE, 72 / 101),
+    ("fifth (held out)", FIFTH_POSITIVE, FIFTH_NEGATIVE, 55 / 98),
+)
+
+
+def test_on_the_held_out_sets_it_flags_no_look_alike_and_keeps_the_recall_it_had():
+    print()
+    for name, positives, negatives, floor in HELD_OUT:
+        m = _matrix(positives, negatives)
+        print(_report(name, m))
+        assert m["precision"] >= 0.98, [t for t in negatives if detect(t) is not None]
+        misread = [t for t, kind in positives if kind == WITHHOLD and (d := detect(t)) and d.kind == FORGET_PREVIOUS]
+        assert misread == []
+        assert m["recall"] >= floor, [t for t, _ in positives if detect(t) is None]
 
 
 def test_it_reads_each_construction_added_on_2026_11_28_of_the_right_kind_and_none_of_their_look_alikes():
