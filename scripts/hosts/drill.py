@@ -306,7 +306,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--calm", type=float, help="seconds of plain streaming before each fault (15; --short: 3)")
     parser.add_argument("--hold", type=float, help="seconds a killed host stays down (5; --short: 2)")
     parser.add_argument(
-        "--db-concurrency", type=int, default=2, help="pool processes of the db worker (docs/deployment.md)"
+        "--db-concurrency", type=int, default=4, help="pool processes of the db worker (docs/deployment.md)"
     )
     parser.add_argument("--lag-hold", type=float, default=20.0, help="seconds the replica lags")
     parser.add_argument(

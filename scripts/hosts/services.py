@@ -68,7 +68,7 @@ class Cluster:
         *,
         replica_env: bool = True,
         log_statements: bool = False,
-        db_concurrency: int = 2,
+        db_concurrency: int = 4,
     ) -> None:
         self.net, self.tmp, self.log_statements = net, tmp, log_statements
         self.db_concurrency = db_concurrency
