@@ -1,12 +1,15 @@
 """System checks for the process as a whole: which SQLite build serves it, where erasures are journaled,
-and whether PostgreSQL's client programs can back up its server."""
+whether PostgreSQL's client programs can back up its server, and whether its hash partitions by
+user are the count the settings name and small enough for a compaction rewrite."""
 
 from __future__ import annotations
+
+import math
 
 from django.core.checks import Error, Warning, register
 from django.db.backends.sqlite3.base import Database  # type: ignore[attr-defined]  # the driver module Django loaded
 
-from memory_service.db import pg_tools
+from memory_service.db import partitioned_tables, pg_tools
 from memory_service.db.journal import POSTGRESQL_SCHEMES, SQLITE_SCHEME
 from memory_service.sqlite_driver import known_problem
 
@@ -127,5 +130,69 @@ def connection_budget_warnings(web: tuple[int, int, int], celery: int, slots: in
             "in front and set DATABASE_POOLER=pgbouncer (docs/deployment.md, 'Connections'). DATABASE_WEB_HOSTS "
             "and DATABASE_WORKER_CONNECTIONS say how many web hosts and Celery connections share the server.",
             id="memory_service.W003",
+        )
+    ]
+
+
+@register()
+def check_partitions(app_configs=None, **kwargs):
+    # PostgreSQL only: one catalog query (and a stat of each partition's files, no row read) on
+    # a connection of the check's own (docs/deployment.md, "What erased means on PostgreSQL").
+    import psycopg
+    from django.conf import settings
+
+    if settings.DATABASE_ENGINE != "postgresql":
+        return []
+    try:
+        tables = partitioned_tables.store_layout()
+    except psycopg.Error:
+        return []  # an unreachable server is not this check's to report
+    setting, warn_mb = settings.MEMORY_POSTGRES_PARTITIONS, settings.MEMORY_POSTGRES_PARTITION_WARN_MB
+    return partition_count_warnings(tables, setting) + partition_size_warnings(tables, warn_mb)
+
+
+def partition_count_warnings(tables: list[partitioned_tables.Partitioned], setting: int) -> list[Warning]:
+    """MEMORY_POSTGRES_PARTITIONS is read only when the partition migrations make the tables."""
+    other = {t.table: t.partitions for t in tables if t.partitions != setting}
+    if not other:
+        return []
+    found = ", ".join(f"{table} {count}" for table, count in sorted(other.items()))
+    return [
+        Warning(
+            f"MEMORY_POSTGRES_PARTITIONS is {setting}, but the store's tables have another count of hash "
+            f"partitions ({found}): the setting is read only when the migrations make the tables.",
+            hint=f"Run `manage.py repartition --partitions {setting}` to give the store the setting's count (requests "
+            "wait while it runs), or set MEMORY_POSTGRES_PARTITIONS to the store's count "
+            "(docs/deployment.md, 'What erased means on PostgreSQL').",
+            id="memory_service.W004",
+        )
+    ]
+
+
+def partition_size_warnings(tables: list[partitioned_tables.Partitioned], warn_mb: float) -> list[Warning]:
+    """A compaction rewrite holds its slice for about size / rate: above `warn_mb` (about 100 ms
+    at the 50-70 MB/s measured) another tenant sharing the slice waits longer."""
+    limit = warn_mb * 2**20
+    over = [t for t in tables if t.largest_bytes > limit]
+    if not over:
+        return []
+    worst = max(over, key=lambda t: t.largest_bytes)
+    # Slices shrink about in proportion to the count; a power of two, within the setting's bounds.
+    needed = max(math.ceil(t.partitions * t.largest_bytes / limit) for t in over)
+    count = min(1024, 2 ** math.ceil(math.log2(needed)))
+    reach = (
+        f"about {count} partitions would bring every slice under it"
+        if count >= needed
+        else "even 1,024 partitions would not bring every slice under it (per-user keys would; not built)"
+    )
+    return [
+        Warning(
+            f"The largest partition, {worst.largest} ({worst.largest_bytes / 2**20:.1f} MB of {worst.table}'s "
+            f"{worst.partitions}), is above MEMORY_POSTGRES_PARTITION_WARN_MB={warn_mb:g}: a compaction pass rewriting "
+            f"it holds requests of the users in it for longer than about 100 ms; {reach}.",
+            hint=f"Set MEMORY_POSTGRES_PARTITIONS={count} and run `manage.py repartition --partitions {count}` "
+            "(requests wait while it runs; docs/deployment.md, 'What erased means on PostgreSQL'). A single user "
+            "larger than the limit stays above it at any count.",
+            id="memory_service.W005",
         )
     ]

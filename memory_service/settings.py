@@ -177,10 +177,15 @@ MEMORY_POSTGRES_ERASE_VACUUM = env.choice("MEMORY_POSTGRES_ERASE_VACUUM", "full"
 # `compact-erasures`) runs this often, and waits at most this long for each table's lock.
 MEMORY_POSTGRES_COMPACT_SECONDS = env.int("MEMORY_POSTGRES_COMPACT_SECONDS", default=300, minimum=1)
 MEMORY_POSTGRES_COMPACT_LOCK_WAIT_MS = env.int("MEMORY_POSTGRES_COMPACT_LOCK_WAIT_MS", default=100, minimum=1)
-# The recall index tables are hash-partitioned by user into this many slices, so a pass
-# rewrites (and locks) only an erased user's slice: a hold is about table size / partitions
-# (docs/deployment.md). Read when migration recall 0009 makes the tables.
+# The user-data tables (recall index, turns, facts, ...) are hash-partitioned by user into this
+# many slices, so a pass rewrites (and locks) only an erased user's slice: a hold is about table
+# size / partitions (docs/deployment.md). Read when the migrations (recall 0009, facts 0010,
+# profiles 0002) make the tables; `manage.py repartition` changes a live store's count.
 MEMORY_POSTGRES_PARTITIONS = env.int("MEMORY_POSTGRES_PARTITIONS", default=64, minimum=1, maximum=1024)
+# `manage.py check` warns when a user-data table's largest partition is above this many MB: the
+# size a compaction rewrite passes in about 100 ms at 50-70 MB/s (docs/measurements.md §17);
+# `manage.py repartition` gives the store more partitions (docs/deployment.md).
+MEMORY_POSTGRES_PARTITION_WARN_MB = env.float("MEMORY_POSTGRES_PARTITION_WARN_MB", default=5.0, minimum=0.01)
 # Read by `manage.py move_store`: the empty PostgreSQL database it moves the SQLite store
 # into. From here rather than its command line, which `ps` shows to every user of the host.
 MEMORY_MOVE_TO_URL = env.url(

@@ -18,18 +18,30 @@ primary key):
   the fact or entity, docs/scaling.md); both sides of every such reference are one user's;
 - the other indexes, checks and foreign keys are the old table's, under the same names.
 
-`convert` works in the caller's transaction (a migration's): each table is renamed aside,
-made again, filled in one INSERT ... SELECT and the old one dropped; a failure changes
-nothing. `partitions` 0 makes the tables whole again (the reverse migration). Names are
-constants of the migrations, never input.
+`convert` works in the caller's transaction (a migration's, or `manage.py repartition`'s,
+which rebuilds MODEL_TABLES at another count on a live store): each table is renamed aside,
+made again, filled in one INSERT ... SELECT, given its keys and indexes and the old one
+dropped; a failure changes nothing. `partitions` 0 makes the tables whole again (the reverse
+migration). Names are constants of the migrations and of this module, never input.
+
+`layout` and `table_sizes` read what the store has (catalog and file sizes, no table
+scan): the count `MEMORY_POSTGRES_PARTITIONS` asked for when the migrations ran may not be
+the count the store has, and a slice's size is what bounds a compaction rewrite's lock hold
+(memory_service/checks.py).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.db import migrations
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 USER = "user_id"
+# The Django-model tables partitioned by user (facts 0010, profiles 0002), as they stand now:
+# the family `manage.py repartition` rebuilds beside the recall index (recall/engines/postgresql/ddl.py).
+MODEL_TABLES = ["facts_turn", "facts_fact", "facts_facthistory", "facts_entity", "facts_edge", "profiles_profile"]
 
 # Every relation of a table: itself, its partitions, and their indexes.
 TREE = """
@@ -47,6 +59,13 @@ WHERE i.indrelid = %s::regclass
 ORDER BY i.indexrelid
 """
 
+# The columns whose statistics target was set (-1, or NULL from PostgreSQL 17, is the default).
+STATISTICS_TARGETS = """
+SELECT attname, attstattarget FROM pg_attribute
+WHERE attrelid = %s::regclass AND attnum > 0 AND NOT attisdropped AND attstattarget >= 0
+ORDER BY attnum
+"""
+
 # name, kind (p, u, f), columns, referenced table, referenced columns, definition
 CONSTRAINTS = """
 SELECT k.conname, k.contype, k.conrelid::regclass::text,
@@ -61,9 +80,15 @@ WHERE k.contype IN ('p', 'u', 'f') AND k.conparentid = 0 AND (k.conrelid = %s::r
 """
 
 
-def convert(connection: BaseDatabaseWrapper, tables: list[str], partitions: int) -> None:
+def convert(
+    connection: BaseDatabaseWrapper,
+    tables: list[str],
+    partitions: int,
+    progress: Callable[[str], None] | None = None,
+) -> None:
     """Make each of `tables` partitioned by hash of user_id in `partitions` slices (0: whole),
-    keeping every row, and the foreign keys that reference them composite (or whole again)."""
+    from whole or from any other count, keeping every row, and the foreign keys that reference
+    them composite (or whole again). `progress` hears each table's name once it is rebuilt."""
     with connection.cursor() as cursor:
         # Django's foreign keys are deferred: the copies' checks would wait for the commit as
         # pending trigger events, and PostgreSQL alters no table that has some.
@@ -73,6 +98,8 @@ def convert(connection: BaseDatabaseWrapper, tables: list[str], partitions: int)
             cursor.execute(f"ALTER TABLE {table} DROP CONSTRAINT {name}")
         for table in tables:
             _rebuild(cursor, table, partitions)
+            if progress:
+                progress(table)
         for name, table, (columns, target) in incoming:
             _reference(cursor, name, table, columns, target, partitions)
 
@@ -126,10 +153,16 @@ def _reference(cursor, name: str, table: str, columns: list[str], target: str, p
 def _rebuild(cursor, table: str, partitions: int) -> None:
     old = f"{table}_old"
     cursor.execute(PLAIN_INDEXES, [table])
-    indexes = [row[0] for row in cursor.fetchall()]
+    # A partitioned table's index is printed `ON ONLY` (its partitions' indexes are attached
+    # one by one): the new one is made on the table and each partition at once.
+    indexes = [row[0].replace(" ON ONLY ", " ON ", 1) for row in cursor.fetchall()]
     cursor.execute(CONSTRAINTS, [table, table])
     own = [row for row in cursor.fetchall() if row[2] == table]
     sequence = _sequence_state(cursor, table)
+    # Column statistics targets (facts 0011 sets the columns of a person's words to 0): LIKE
+    # does not copy them.
+    cursor.execute(STATISTICS_TARGETS, [table])
+    targets = cursor.fetchall()
     # Every name of the old table, its partitions, indexes and keys is taken aside.
     cursor.execute(TREE, [table, table])
     for name, is_index in cursor.fetchall():
@@ -139,6 +172,11 @@ def _rebuild(cursor, table: str, partitions: int) -> None:
         cursor.execute(
             f"CREATE TABLE {table}_p{i} PARTITION OF {table} FOR VALUES WITH (MODULUS {partitions}, REMAINDER {i})"
         )
+    for column, target in targets:
+        # On the parent, which sets it on every partition too.
+        cursor.execute(f'ALTER TABLE {table} ALTER COLUMN "{column}" SET STATISTICS {int(target)}')
+    # The rows first, then the keys and indexes: one sort per index, not one insertion per row.
+    cursor.execute(f"INSERT INTO {table} SELECT * FROM {old}")
     for name, kind, _, columns, target, _, definition in own:
         if kind == "f" and target == table:
             continue  # a reference to itself: made again with the incoming ones (convert)
@@ -147,7 +185,6 @@ def _rebuild(cursor, table: str, partitions: int) -> None:
         cursor.execute(f"ALTER TABLE {table} ADD CONSTRAINT {name} {definition}")
     for definition in indexes:
         cursor.execute(definition)
-    cursor.execute(f"INSERT INTO {table} SELECT * FROM {old}")
     if not sequence[3]:
         # The default nextval() came along (LIKE ... INCLUDING DEFAULTS): keep its sequence.
         cursor.execute(f"ALTER SEQUENCE {sequence[0]} OWNED BY NONE")
@@ -193,3 +230,122 @@ def _own_sequence(cursor, table: str, state: tuple[str, int, bool, bool]) -> Non
     cursor.execute(f"SELECT COALESCE(MAX(id), 0) FROM {table}")
     top = max(last, int(cursor.fetchone()[0]), 1)
     cursor.execute("SELECT setval(%s::regclass, %s, %s)", [sequence, top, called or top > last])
+
+
+# Every table of this schema partitioned by hash (the user-data tables of both families: the
+# service makes no other): its partitions, its largest one and that one's size, and its size.
+# pg_total_relation_size stats the files (heap, TOAST, indexes); it reads no row.
+LAYOUT = """
+SELECT p.relname, count(c.oid)::int,
+       (array_agg(c.relname ORDER BY pg_total_relation_size(c.oid) DESC))[1],
+       coalesce(max(pg_total_relation_size(c.oid)), 0)::bigint,
+       coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint
+FROM pg_partitioned_table t
+JOIN pg_class p ON p.oid = t.partrelid
+LEFT JOIN pg_inherits i ON i.inhparent = p.oid
+LEFT JOIN pg_class c ON c.oid = i.inhrelid
+WHERE t.partstrat = 'h' AND p.relnamespace = to_regnamespace(current_schema())
+GROUP BY p.relname ORDER BY p.relname
+"""
+
+# A table's size with its partitions: everything (heap, TOAST, indexes), and its rows' part.
+SIZES = """
+SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint, coalesce(sum(pg_table_size(c.oid)), 0)::bigint
+FROM pg_class c
+WHERE c.oid = to_regclass(%s) OR c.oid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = to_regclass(%s))
+"""
+
+
+# Both ends of every foreign key from or to any of the given tables.
+NEIGHBOURS = """
+SELECT DISTINCT k.conrelid::regclass::text, k.confrelid::regclass::text FROM pg_constraint k
+WHERE k.contype = 'f' AND k.conparentid = 0
+  AND (k.conrelid::regclass::text = ANY(%s) OR k.confrelid::regclass::text = ANY(%s))
+"""
+
+
+def neighbours(cursor, tables: list[str]) -> tuple[list[str], list[str]]:
+    """The tables outside `tables` whose foreign keys reference them (`convert` drops and makes
+    those keys again: ACCESS EXCLUSIVE on the table), and those they reference (whose rows
+    the new keys are checked against: SHARE ROW EXCLUSIVE)."""
+    cursor.execute(NEIGHBOURS, [tables, tables])
+    pairs = cursor.fetchall()
+    incoming = sorted({owner for owner, target in pairs if target in tables and owner not in tables})
+    outgoing = sorted({target for owner, target in pairs if owner in tables and target not in tables})
+    return incoming, outgoing
+
+
+@dataclass(frozen=True)
+class Partitioned:
+    """One hash-partitioned table as the store has it."""
+
+    table: str
+    partitions: int
+    largest: str  # its largest partition
+    largest_bytes: int
+    total_bytes: int
+
+
+def layout(cursor) -> list[Partitioned]:
+    """The store's hash-partitioned tables, by name (a DB-API cursor: Django's or psycopg's)."""
+    cursor.execute(LAYOUT)
+    return [
+        Partitioned(name, count, largest or "", int(top), int(total))
+        for name, count, largest, top, total in cursor.fetchall()
+    ]
+
+
+def store_layout() -> list[Partitioned]:
+    """`layout` on a short connection of its own (psycopg.Error when unreachable), for the
+    system check, which runs in processes that must not keep Django's connection open."""
+    import psycopg
+    from django.db import connection
+
+    from memory_service.db.pg_tools import CONNECT_SECONDS
+
+    params = {"connect_timeout": CONNECT_SECONDS, **connection.get_connection_params()}
+    with psycopg.connect(**params) as conn, conn.cursor() as cursor:
+        return layout(cursor)
+
+
+def table_sizes(cursor, tables: list[str]) -> dict[str, tuple[int, int]]:
+    """table -> (bytes with its indexes, bytes of its rows), partitions included."""
+    sizes = {}
+    for table in tables:
+        cursor.execute(SIZES, [table, table])
+        total, rows = cursor.fetchone()
+        sizes[table] = (int(total), int(rows))
+    return sizes
+
+
+# A table's relations now (itself, its partitions, their indexes, TOAST tables and their
+# indexes) and its partitions: a rebuild locks each of them and as many again for the new form.
+RELATIONS = """
+WITH tree AS (SELECT to_regclass(%s) AS relid UNION SELECT relid FROM pg_partition_tree(to_regclass(%s)))
+SELECT (SELECT count(*) FROM tree)
+     + (SELECT count(*) FROM pg_index i JOIN tree ON i.indrelid = tree.relid)
+     + (SELECT 2 * count(*) FROM pg_class c JOIN tree ON c.oid = tree.relid WHERE c.reltoastrelid <> 0),
+       (SELECT count(*) FROM tree) - 1
+"""
+
+# The server's lock table, shared by every session: a transaction may hold more than
+# max_locks_per_transaction as long as the whole table has room.
+LOCK_SLOTS = """
+SELECT current_setting('max_locks_per_transaction')::int,
+       current_setting('max_connections')::int + current_setting('max_prepared_transactions')::int
+"""
+
+
+def locks_needed(cursor, tables: list[str], partitions: int) -> tuple[int, int, int]:
+    """(about how many relation locks one transaction rebuilding `tables` at `partitions` holds,
+    the server's lock slots, the connections they are counted per): every old and new relation
+    stays locked until the commit."""
+    needed = 0
+    for table in tables:
+        cursor.execute(RELATIONS, [table, table])
+        relations, current = cursor.fetchone()
+        per_slice = relations / max(int(current), 1)
+        needed += int(relations + per_slice * max(partitions, 1))
+    cursor.execute(LOCK_SLOTS)
+    per_transaction, connections = cursor.fetchone()
+    return needed, int(per_transaction) * int(connections), int(connections)

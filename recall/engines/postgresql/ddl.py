@@ -10,9 +10,10 @@ tenant's request reads its own partition, which no rewrite of another slice lock
 
 Every recall index table on PostgreSQL, including any new vector table (a second set of
 vectors beside the old ones for a live model switch), is made by `create_vector_table`,
-`create_index_tables` or `convert`, so that it is partitioned like the others. The primary
-keys start with user_id: a partitioned table's unique keys must hold its partition key, so
-`ON CONFLICT` targets are (user_id, id) (recall/engines/postgresql/vec.py).
+`create_index_tables` or `convert`, so that it is partitioned like the others; `convert`
+rebuilds all of them at a given count (migration 0009, and `manage.py repartition` on a live
+store). The primary keys start with user_id: a partitioned table's unique keys must hold its
+partition key, so `ON CONFLICT` targets are (user_id, id) (recall/engines/postgresql/vec.py).
 
 `partitions` 0 makes a table whole (the form of migration 0008, used by the reverse
 migration only). Names are the constants of recall/tables.py, never input.
@@ -20,12 +21,16 @@ migration only). Names are the constants of recall/tables.py, never input.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.conf import settings
 from django.db.backends.base.base import BaseDatabaseWrapper
 
-from recall.tables import EPISODES, FACTS, Tables
+from recall.tables import EPISODES, EPISODES_B, FACTS, FACTS_B, Tables
 
 SIDES = (FACTS, EPISODES)
+# The other slot's vector table of each side (migration 0010): rebuilt with its side when it exists.
+SLOT_B = {FACTS: FACTS_B.vector, EPISODES: EPISODES_B.vector}
 
 
 def partition_count() -> int:
@@ -114,23 +119,54 @@ SELECT c.relname, true FROM tree JOIN pg_index i ON i.indrelid = tree.relid JOIN
 """
 
 
-def convert(connection: BaseDatabaseWrapper, partitions: int) -> None:
-    """Rebuild the six index tables in the form `partitions` asks for (0: whole), keeping every
-    row: the old table is renamed aside, the new one made, filled in one INSERT ... SELECT and
-    the old one dropped, in the caller's transaction (a migration's), so a failure changes
-    nothing. Requests wait for it: run it as the upgrade step it is (docs/deployment.md)."""
+def index_tables(connection: BaseDatabaseWrapper) -> list[str]:
+    """Every recall index table this store has (the six, and the slot-b vector tables once
+    migration 0010 made them): what `convert` rebuilds."""
+    names = [name for t in SIDES for name in (t.doc, t.fts, t.vector, SLOT_B[t])]
+    present = set(connection.introspection.table_names())
+    return [name for name in names if name in present]
+
+
+def _side(t: Tables, present: list[str], partitions: int) -> dict[str, tuple[list[str], str]]:
+    """table -> (the statements that make it in the form `partitions` asks for, its columns)."""
+    columns = _columns(t)
+    tables = {
+        t.doc: (doc_table(t, partitions), columns[t.doc]),
+        t.fts: (fts_table(t, partitions), columns[t.fts]),
+        t.vector: (create_vector_table(t.vector, t.id, partitions), columns[t.vector]),
+    }
+    if SLOT_B[t] in present:
+        tables[SLOT_B[t]] = (create_vector_table(SLOT_B[t], t.id, partitions), columns[t.vector])
+    return tables
+
+
+def convert(connection: BaseDatabaseWrapper, partitions: int, progress: Callable[[str], None] | None = None) -> None:
+    """Rebuild the recall index tables in the form `partitions` asks for (0: whole), at any
+    count from any count, keeping every row: the old table is renamed aside, the new one made,
+    filled in one INSERT ... SELECT, indexed and the old one dropped, in the caller's
+    transaction (a migration's or `manage.py repartition`'s), so a failure changes nothing.
+    Requests wait for it: run it as the upgrade step it is (docs/deployment.md). `progress`
+    hears each table's name once it is rebuilt."""
+    present = index_tables(connection)
     with connection.cursor() as cursor:
         for t in SIDES:
-            old = {}
-            for table in (t.doc, t.fts, t.vector):
+            tables = _side(t, present, partitions)
+            for table in tables:
                 # Every name of the old table, its partitions and their indexes and keys is
                 # taken aside, so the new table and partitions can have theirs.
                 cursor.execute(TREE, [table, table])
                 for name, is_index in cursor.fetchall():
                     cursor.execute(f"ALTER {'INDEX' if is_index else 'TABLE'} {name} RENAME TO {name}_old")
-                old[table] = f"{table}_old"
-            for statement in create_index_tables(t, partitions):
-                cursor.execute(statement)
-            for table, columns in _columns(t).items():
-                cursor.execute(f"INSERT INTO {table} ({columns}) SELECT {columns} FROM {old[table]}")
-                cursor.execute(f"DROP TABLE {old[table]}")
+            for table, (statements, columns) in tables.items():
+                # The secondary indexes are built after the rows are in: one sort each, not
+                # one insertion per row.
+                made = [s for s in statements if s.startswith("CREATE TABLE")]
+                for statement in made:
+                    cursor.execute(statement)
+                cursor.execute(f"INSERT INTO {table} ({columns}) SELECT {columns} FROM {table}_old")
+                for statement in statements:
+                    if statement not in made:
+                        cursor.execute(statement)
+                cursor.execute(f"DROP TABLE {table}_old")
+                if progress:
+                    progress(table)
