@@ -473,6 +473,9 @@ MEMORY_RECALL_RECENCY_WEIGHT = env.float("MEMORY_RECALL_RECENCY_WEIGHT", default
 # Hybrid recall: hits scoring at least the best's 1/ratio go newest first (docs/recall.md); 1 = off.
 MEMORY_RECALL_LEADER_RATIO = env.float("MEMORY_RECALL_LEADER_RATIO", default=1.5, minimum=1)
 MEMORY_RECALL_EPISODE_MERGE = env.bool("MEMORY_RECALL_EPISODE_MERGE", default=True)
+# With episodes asked for, a fact hit whose source turn was not folded into it still returns that
+# turn's words as its quote (recall.episodes.quote_sources; docs/measurements.md §23).
+MEMORY_RECALL_QUOTE_SOURCES = env.bool("MEMORY_RECALL_QUOTE_SOURCES", default=True)
 # What a turn's index entry holds: its words, or its words and the live facts extracted from it
 # (docs/recall.md "Turn keys"; after a change run reindex_embeddings).
 MEMORY_RECALL_TURN_KEYS = env.choice("MEMORY_RECALL_TURN_KEYS", "words", ("words", "words+facts"))

@@ -101,6 +101,23 @@ def merge(fact_hits: list[FactHit], episode_hits: list[EpisodeHit]) -> list:
     return kept
 
 
+def quote_sources(user: MemoryUser, hits: list, as_of: datetime | None) -> None:
+    """Give each fact hit that has no source turn folded into it that turn's words, as if the
+    turn's episode had been folded in: a fact's sentence says less than what the user said, and a
+    caller who asked for episodes receives the words its fact was taken from (while the turn is an
+    episode recall may return, said by `as_of`). Two queries, whatever the count."""
+    lacking = [h for h in hits if h.kind == "fact" and h.fact.source_turn_id and not h.folded]
+    if not lacking:
+        return
+    turns = said_by(user, as_of).only(*HIT_FIELDS).in_bulk({h.fact.source_turn_id for h in lacking})
+    produced: dict[int, list[Fact]] = {}
+    for fact in Fact.objects.live().filter(user=user, source_turn_id__in=list(turns)).order_by("pk"):
+        produced.setdefault(fact.source_turn_id, []).append(fact)
+    for hit in lacking:
+        if (turn := turns.get(hit.fact.source_turn_id)) is not None:
+            hit.folded.append(EpisodeHit(turn, hit.score, {"source_of_fact": True}, produced.get(turn.pk, [])))
+
+
 def _pk(hit) -> int:
     return hit.fact.pk if hit.kind == "fact" else hit.turn.pk
 

@@ -3,6 +3,8 @@ REST recall and the context block, and the evaluations score exactly REST's answ
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from facts.models import Fact, Turn
@@ -97,3 +99,47 @@ def test_the_service_returns_the_quote_the_doors_render(biscuit):
     ]
     assert hit.quote.text == SAID and hit.quote.quotable
     assert hit.quote.line.endswith(f'the user said: "{SAID}"')
+
+
+def _drop_episode_rows(turn_id: str) -> None:
+    """The turn's episode index rows gone (say, a lagging index): it is no episode candidate."""
+    from recall import fts, vec
+    from recall.tables import EPISODES
+
+    pk = Turn.objects.get(turn_id=turn_id).pk
+    fts.delete([pk], EPISODES)
+    vec.delete([pk], EPISODES)
+
+
+def test_a_fact_whose_turn_recall_did_not_find_still_returns_that_turns_words(biscuit, settings):
+    _drop_episode_rows("t1")
+    body = rest_recall(biscuit, "which editor do I use?", sources=["facts", "episodes"])
+    emacs = next(i for i in body["items"] if i["kind"] == "fact" and i["fact"]["text"] == "User uses Emacs.")
+    assert emacs["quote"]["text"] == SAID and emacs["quote"]["turn_id"] == "t1"
+
+    settings.MEMORY_RECALL_QUOTE_SOURCES = False
+    body = rest_recall(biscuit, "which editor do I use?", sources=["facts", "episodes"])
+    emacs = next(i for i in body["items"] if i["kind"] == "fact" and i["fact"]["text"] == "User uses Emacs.")
+    assert emacs["quote"] is None
+
+
+def test_a_source_turn_said_after_as_of_or_withdrawn_is_not_quoted(biscuit):
+    _drop_episode_rows("t1")
+    said_at = Turn.objects.get(turn_id="t1").occurred_at
+    # The fact held since a day before its turn: as of an hour before the turn, it is recalled but
+    # its turn had not been said.
+    Fact.objects.filter(source_turn__turn_id="t1").update(valid_from=said_at - timedelta(days=1))
+    earlier = (said_at - timedelta(hours=1)).isoformat()
+    body = rest_recall(biscuit, "which editor do I use?", sources=["facts", "episodes"], as_of=earlier)
+    emacs = next(i for i in body["items"] if i["kind"] == "fact" and i["fact"]["text"] == "User uses Emacs.")
+    assert emacs["quote"] is None
+
+    Turn.objects.filter(turn_id="t1").update(episode_withdrawn=True)
+    body = rest_recall(biscuit, "which editor do I use?", sources=["facts", "episodes"])
+    emacs = next(i for i in body["items"] if i["kind"] == "fact" and i["fact"]["text"] == "User uses Emacs.")
+    assert emacs["quote"] is None
+
+
+def test_a_facts_only_recall_quotes_nothing(biscuit):
+    body = rest_recall(biscuit, "which editor do I use?", sources=["facts"])
+    assert all(item["quote"] is None for item in body["items"])
