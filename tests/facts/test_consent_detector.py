@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import time
 
-from facts import consent
+from facts import consent_words
 from facts.consent import FORGET_PREVIOUS, WITHHOLD, detect
 from tests.facts.consent_fifth_phrases import FIFTH_NEGATIVE, FIFTH_POSITIVE
 from tests.facts.consent_fourth_phrases import FOURTH_NEGATIVE, FOURTH_POSITIVE
@@ -182,7 +182,7 @@ def _repeat(unit: str) -> str:
 def _adversarial() -> dict[str, str]:
     """Each word of the openings and softeners repeated (a word in both was the slow case),
     with the shapes the patterns repeat or skip over: quotes, pointers back, requests."""
-    words = set(re.findall(r"[a-z]+", consent._OPENING))  # its softeners included
+    words = set(re.findall(r"[a-z]+", consent_words.OPENING))  # its softeners included
     texts = {f"{w}-run": _repeat(f"{w} ") for w in words}
     for unit in (
         " 'a",

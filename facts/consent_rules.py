@@ -1,0 +1,363 @@
+"""The requests not to be remembered, as regular expressions made of facts/consent_words.py's
+pieces: the ways of asking to withhold this message, of asking to forget the previous one, and
+the signs that decide between them or that a soft request is a correction (facts/consent.py
+reads a message with them; docs/design.md §13).
+"""
+
+from __future__ import annotations
+
+import re
+
+from facts.consent_words import (
+    ANY_ING,
+    ANY_VERB,
+    BETWEEN_US,
+    CLAUSE_END,
+    CLAUSE_OPENING,
+    DONE,
+    DONE_TALKING,
+    FROM_HERE,
+    IN_MEMORY,
+    KEEP_ING,
+    KEEP_OBJECT,
+    KEEP_VERB,
+    LATER_CHATS,
+    LEARN,
+    MEMORY_DONE,
+    MEMORY_ING,
+    MEMORY_PLACE,
+    MEMORY_VERB,
+    NEGATED_BE,
+    NEXT_WORDS,
+    NOT,
+    NOT_ANY,
+    OPENING,
+    PLACE,
+    PLACE_VERB,
+    POINTING,
+    RECORD_OF,
+    SOFTENER,
+    SUBJECT,
+    THIS_CHAT,
+    TIE,
+    WHAT_I_WILL_SAY,
+)
+
+WITHHOLD_PATTERNS = [
+    # Don't remember this / do not memorise my address / for this message only: do not remember.
+    OPENING + NOT + MEMORY_VERB,
+    # Don't save that / don't keep this in memory / don't write it down / don't put this in my profile.
+    OPENING + NOT + KEEP_OBJECT,
+    OPENING + NOT + r"(?:save|store|log|record)" + CLAUSE_END,
+    OPENING + NOT_ANY + r"(?:save|store|keep|record|log|retain|persist)\b" + FROM_HERE,
+    # You must not remember this / no need to keep any of it / make sure not to save this.
+    OPENING + NOT_ANY + ANY_VERB,
+    # There's no need to save this to memory.
+    r"\bthere(?:'s| is) no need (?:for you )?to " + ANY_VERB,
+    # Kindly refrain from remembering this / avoid saving any of this / skip storing this.
+    r"\b(?:refrain from|avoid|stop|skip|hold off(?: on)?) " + ANY_ING,
+    # I'd rather this not be saved / this shouldn't be remembered / this doesn't need to be stored.
+    r"\b" + SUBJECT + r"\s+" + NEGATED_BE + DONE,
+    # One-time thing, not to be kept: ...
+    r"(?:^|[.!?;:,\-\u2013\u2014]\s*)not to be " + DONE,
+    # Nothing from this message should be saved / none of this should be stored.
+    r"\b(?:nothing (?:(?:from|in|of) (?:this|that|my) (?:message|chat|conversation|session)\s+"
+    r"|i (?:say|tell you|write|share)"
+    r"(?: here| now| next| today| from now on| in this (?:chat|conversation|session))?\s+)"
+    r"|none of (?:this|that|it)\s+)"
+    r"(?:should|must|can|may|is to|needs to|ought to)\s+(?:be|get)\s+" + DONE,
+    # Nothing should be remembered / nothing from today should go into your memory.
+    r"\bnothing(?: (?:from|of|in) (?:this|that|today|here|my)(?: \w+)?| here| today)? "
+    r"(?:(?:should|must|can|may|is to|needs to|ought to)"
+    r" (?:be|get) "
+    + MEMORY_DONE
+    + r"|(?:(?:should|must|can|will|may) )?(?:go|end up|get|make it) (?:in|into|to|on|onto) "
+    + PLACE
+    + ")",
+    # Keep no record of this.
+    OPENING + r"(?:keep|make|take) no (?:records?|notes?|logs?|memor(?:y|ies)|cop(?:y|ies)) (?:of|on|about)\b"
+    r"(?! (?:your|his|her|their|our)\b)",
+    # This should be forgotten after our chat / I want this forgotten.
+    r"\b(?:this|it|all of this)\s+(?:should|must|needs to|has to|can) be forgotten\s+(?:after (?:our|this|the) "
+    r"(?:chat|conversation|session)|once (?:we're|we are|you're|you are) (?:done|finished|through)"
+    + DONE_TALKING
+    + r"|when (?:we're|we are|you're|you are) (?:done|finished|through)"
+    + DONE_TALKING
+    + r""
+    r"|afterwards|by you)\b",
+    r"\bwant (?:this|it|all of this) forgotten(?:\s*(?:[.!;,]|$)| by you\b)",
+    # Promise me you won't remember this / promise not to remember it.
+    r"\bpromise(?: me)? (?:(?:that )?you(?:'ll| will)? (?:not|never)|(?:that )?you won't|not to|to not|never to) "
+    + ANY_VERB,
+    # Make sure none of this gets logged to my memory / make sure this doesn't get saved.
+    r"\b(?:make sure|ensure|see (?:to it )?that|be sure)\s+(?:that\s+)?(?:none of (?:this|that|it)\s+"
+    r"(?:gets?|is|are|will be|will get|ever gets?)|(?:this|that|it|any of (?:this|that|it))\s+"
+    r"(?:doesn't|does not|won't|will not|never|isn't|is not|can't|cannot)\s+(?:gets?|be|ever)?)\s*" + DONE,
+    # I'd prefer it wasn't kept / I'd rather not have this remembered.
+    r"\b(?:rather|prefer|prefer it|like it|want)\s+(?:if\s+|that\s+)?" + SUBJECT + r"\s+"
+    r"(?:wasn't|weren't|isn't|was not|were not|is not|didn't get|did not get|doesn't get|does not get)\s+"
+    r"(?:be\s+|get\s+)?" + DONE,
+    r"\bnot (?:have|having) " + SUBJECT + r"\s+" + DONE,
+    # Keep this out of your memory / leave it off my profile / can this stay out of your memory?
+    r"\b(?:keep|leave) " + SUBJECT + r" (?:out of|off) " + PLACE,
+    r"\b(?:stay|stays|remain|remains|be kept|be left) (?:out of|off) " + PLACE,
+    r"\b(?:exclude|omit) (?:this|that|it)(?: \w+)? from " + PLACE,
+    # This shouldn't go into your memory / don't let this end up in my profile.
+    r"(?:\b(?:this|that|it)\s+(?:(?:should|must|can|does|did|will|would)(?:n't| not)|won't|never) (?:go|end up|get)"
+    r"|\bnone of (?:this|that|it) (?:(?:should|must|will|can) )?(?:goes|go|ends up|end up|gets|get))"
+    r" (?:in|into|to|on|onto) " + PLACE,
+    OPENING
+    + NOT_ANY
+    + r"let "
+    + SUBJECT
+    + r"\s+(?:(?:go|end up|get|make it|stick|stay|remain|live|sit) (?:in|into|to|on|onto) "
+    + PLACE
+    + r"|(?:be|get)\s+"
+    + DONE
+    + ")",
+    # Don't let this influence future conversations.
+    OPENING
+    + NOT_ANY
+    + r"let "
+    + SUBJECT
+    + r" (?:influence|affect|shape|carry over (?:to|into)|follow me (?:to|into)|show up in|come up in) "
+    + LATER_CHATS,
+    # Delete this after you answer / discard this once we're done.
+    OPENING + r"(?:delete|erase|discard|wipe|drop|forget(?: about)?) "
+    r"(?:this|all of this|this (?:message|info|information|conversation|chat)) (?:afterwards\b"
+    r"|after (?:you(?:'ve| have)? (?:answer|repl|respond|read)|we(?:'re| are) (?:done|finished|through)"
+    + DONE_TALKING
+    + r"|this\b)"
+    r"|once (?:you(?:'ve| have)? (?:answer|repl|respond|read)|we(?:'re| are) (?:done|finished|through)"
+    + DONE_TALKING
+    + r")"
+    r"|when (?:you(?:'re| are)|we(?:'re| are)) (?:done|finished|through))",
+    # Don't update my profile with this / don't make this part of your memory / don't use it for memory.
+    OPENING + NOT_ANY + r"(?:update|change|edit) " + PLACE + r" (?:with|based on|from|using) " + POINTING,
+    OPENING + NOT_ANY + r"(?:make|use) " + SUBJECT + r" (?:a )?(?:part of|for|to update) " + PLACE,
+    OPENING + NOT_ANY + r"make " + SUBJECT + r" (?:a |into a )?(?:permanent |long-term |lasting )?memory\b",
+    # Use this for this answer only (and then forget it).
+    r"\buse (?:this|it|that|these details|this info(?:rmation)?) (?:only )?for this "
+    r"(?:answer|reply|question|request|task|conversation|chat|session|message) only\b"
+    r"|\buse (?:this|it|that|these details|this info(?:rmation)?) only for this "
+    r"(?:answer|reply|question|request|task|conversation|chat|session|message)\b",
+    # Can you not remember this? / could you not save that? / is there a way you can not keep this?
+    r"\b(?:(?:can|could|would|will) you|(?:can|could|shall) we) " + SOFTENER + "not " + ANY_VERB,
+    # (Asked, not stated: "it's ok if you don't remember this detail" gives leave, it asks nothing.)
+    r"^(?:is there (?:a|any|some) way (?:for you |you can |you could )|(?:is it|would it be) possible for you )"
+    r"(?:to )?(?:not|never) (?:to )?" + ANY_VERB,
+    r"^is it (?:possible|ok|okay|alright|fine) (?:if|that) you (?:don't|do not|didn't|did not|won't|never) " + ANY_VERB,
+    # Would you mind not remembering this? / do you mind not saving this?
+    r"\b(?:mind|appreciate (?:you|your)) not " + ANY_ING,
+    # Please, no remembering this one.
+    OPENING + r"no (?:" + MEMORY_ING + "|" + KEEP_ING + r"\s+" + POINTING + ")",
+    # I'd rather you didn't remember this / I'd prefer you not save it / I need you to not keep this.
+    r"\b(?:rather|prefer(?: it)? if|prefer that|prefer|appreciate it if|be (?:better|great|good|nice|best) if"
+    r"|(?:grateful|thankful|happier|glad) if"
+    r"|like it if|love it if) you "
+    r"(?:didn't|did not|don't|do not|wouldn't|would not|won't|never|not|to not|not to) " + ANY_VERB,
+    r"\b(?:(?:i'm|i am) (?:asking|begging) you|i (?:ask|beg) you|(?:want|need|like) you) (?:not to|to not|never to) "
+    + ANY_VERB,
+    # I don't want you to remember this / I don't want this remembered / ... this in my profile.
+    # I don't want my health stuff in your memory.
+    r"\b(?:don't|do not) want (?:my|any|these|those|the)(?: [\w']+){1,4} (?:in|on|added to|going into|to go into"
+    r"|ending up in|(?:to be |to become )?part of) " + PLACE,
+    r"\b(?:don't|do not) want (?:you to " + ANY_VERB + "|you " + ANY_ING + "|" + SUBJECT + r" (?:to be )?"
+    r"(?:"
+    + DONE
+    + "|(?:in|on|added to|going into|to go into|ending up in|(?:to be |to become )?part of) "
+    + PLACE
+    + "))",
+    # Not something you should remember / this is not something you should keep in memory.
+    r"(?:(?:^|[.!?;:,\-\u2013\u2014]\s*|\b(?:this|that|it)(?:'s| is)\s+)not|\b(?:this|that|it) isn't) "
+    r"(?:something|anything|a thing) "
+    r"(?:(?:(?:that )?you|for you to) (?:should|must|ought to) (?:" + MEMORY_VERB + "|" + KEEP_VERB + IN_MEMORY + ")"
+    r"|to (?:store|save|keep|record|log)(?=\s*(?:[:,.!\-\u2013\u2014]|$)))",
+    # This is not for your memory.
+    r"\b(?:this|that|it)(?:'s not| is not| isn't) for (?:your (?:memory|notes|profile|records?)|(?:the )?memory)\b",
+    # Ignore this for memory purposes.
+    r"\b(?:ignore|skip|disregard) " + SUBJECT + r" (?:for|when it comes to|as far as) "
+    r"(?:your |my |the )?(?:long-term )?(?:memory|memories|notes|profile)\b",
+    # Please forget this / forget this conversation happened ("forget it" is "never mind").
+    OPENING + r"forget (?:this|all of this)\b",
+    r"\b(?:rather|prefer(?: it)? if|want|need|like) you (?:to )?(?:forget|forgot) (?:this|all of this)\b",
+    # Erase this from your memory once we're done (what is said now, not before).
+    OPENING + r"(?:erase|delete|remove|wipe|drop|clear|purge|scrub) (?:this|all of this|any of this)(?: \w+){0,2} "
+    r"(?:from|out of) (?:" + MEMORY_PLACE + ")",
+    # Don't learn anything about me from this.
+    OPENING + NOT + "(?:" + RECORD_OF + "|" + LEARN + "|" + TIE + ")",
+    # Forget we ever had this conversation / forget you heard this / forget what I say here.
+    OPENING + r"forget (?:that )?(?:we (?:ever |even )?(?:had|have had) this (?:conversation|chat|talk|exchange)"
+    r"|you (?:ever |even )?(?:heard|read|saw) (?:this|that|it|any of (?:this|that|it))"
+    r"|" + WHAT_I_WILL_SAY + r"|(?:what|everything|anything) i (?:say|tell you|share)"
+    r" (?:here|now|next|in this (?:chat|conversation|message)))\b",
+    # Keep this between us / this stays between you and me / what I'm about to say stays in this chat.
+    r"(?:"
+    + OPENING
+    + r"|\blet(?:'s| us) |\b(?:can|could|shall) we |\bwe (?:should|must|can) |\bi (?:want|need|'d like) to )"
+    r"keep (?:this|that|it|all of this|what (?:i'm|i am) about to (?:say|tell you)) " + BETWEEN_US,
+    # (At a clause opening: "she said this stays between us" reports someone else's wish.)
+    CLAUSE_OPENING
+    + NEXT_WORDS
+    + r"\s+(?:(?:should|must|will|can|has to|needs to)\s+)?(?:stays?|remains?|is) "
+    + BETWEEN_US,
+    CLAUSE_OPENING + r"it\s+(?:(?:should|must|will|can|has to|needs to)\s+)?(?:stays?|remains?) " + BETWEEN_US,
+    CLAUSE_OPENING
+    + NEXT_WORDS
+    + r"\s+(?:(?:should|must|will|can|has to|needs to)\s+)?(?:stays?|remains?) "
+    + THIS_CHAT,
+    # I'm telling you this in confidence.
+    r"\b(?:tell(?:ing)? you|shar(?:e|ing)) (?:this|that|it)(?: with you)? in (?:strict |strictest |complete |total )?"
+    r"confidence\b",
+    # Off the record: ... / strictly off the record, ... / this is off the record.
+    r"(?:^|[.!?;]\s*)(?:(?:strictly|completely|totally|purely|just|all of this)\s+)?"
+    r"off the record\s*[:,\-\u2013\u2014]",
+    # Strictly between us: ... (a colon or dash: "between you and me, the film was bad" is a manner of speaking).
+    r"(?:^|[.!?;]\s*)(?:(?:strictly|just|only|purely) )?between (?:us|you and me|the two of us|ourselves)"
+    r"\s*[:\-\u2013\u2014]",
+    # This is off the record / treat this as off the record / all of this stays strictly off the record.
+    r"\b(?:this|that|it|what follows|all of this|the following|the rest)\b"
+    r"(?:(?!\bnot\b)[^.!?;]){0,25}\boff the record\b",
+    r"\b(?:go|keep (?:this|it|that|all of this)) off the record\b",
+    r"\btell(?:ing)? you (?:this|that) off the record\b",
+    r"(?:^|[.!?;:,]\s*)not for (?:the record|(?:your |the )?memory|your (?:notes|profile|records?))\b",
+    # No memory for this one / memory off for this message.
+    # Incognito for this one / memory off for this message / no memories from this chat / turn memory off for this.
+    r"\b(?:no memor(?:y|ies)|memory off|(?:switch|turn) (?:off (?:your |the )?memory|(?:your |the )?memory off)"
+    r"|incognito(?: mode)?|private mode)(?: please)? (?:for|on|from|in) (?:this|that)"
+    r"(?: (?:one|message|chat|conversation|turn|question|bit|part|session))?"
+    r"(?=\s*(?:[.!,:;\-\u2013\u2014]|please\b|$))",
+    # Let's do this one without memory.
+    r"\b(?:do|answer|handle|take) (?:this|that|it)(?: one)? without (?:memory|saving it|remembering it)\b",
+]
+
+# What the person said before (past tense): "what I just told you", "the stuff I mentioned".
+SAID = (
+    r"(?:said|told you|typed|wrote|written|mentioned|shared|gave you|sent you|talked about|brought up)\b"
+    r"(?! to (?!you\b|(?:my|your) (?:memory|profile|notes)\b))"
+)
+# ...said here, not written elsewhere ("what I wrote on the whiteboard", "... from the report").
+NOT_WRITTEN_ELSEWHERE = (
+    r"(?![^.!?;,]{0,40}\b(?:on|in|into|from) (?:the|a|an|my|his|her|their|our|that) "
+    r"(?!(?:chat|conversation|message|session|memory|memories|notes|record|last|previous|earlier)\b))"
+)
+WHAT_I_SAID = (
+    r"(?:(?:what|everything|all(?: that)?|anything|(?:the|that|those) (?:stuff|thing|things|bit|part)"
+    r"|the (?:part|bit) (?:where|when)) (?:that )?i (?:just |have just |'ve just |had just |already |ever )?"
+    # "the details I just gave you": any thing, when just said.
+    r"|(?:the|that|those) (?:[\w']+ ){1,2}?i (?:just |have just |'ve just ))" + SAID + NOT_WRITTEN_ELSEWHERE
+)
+PREVIOUS = r"(?:last|previous|earlier|prior)"
+PREVIOUS_OBJECT = (
+    r"(?:the|my|that) " + PREVIOUS + r" (?:(?:two|three|few|couple of) )?(?:thing i (?:said|told you|wrote|mentioned)"
+    r"|message|answer|comment|reply|response|turn)"
+)
+SAID_BEFORE = (
+    r"(?:any of )?(?:" + WHAT_I_SAID + "|" + PREVIOUS_OBJECT + "|(?:that|the|my) " + PREVIOUS + r" (?:bit|part)\b)"
+)
+UNDO_VERB = r"(?:scratch|scrap|strike|erase|delete|remove|wipe|drop|clear|purge|scrub|forget|retract|discard|undo)"
+UNDONE = r"(?:" + WHAT_I_SAID + r"|that|it|my|the)(?: \w+){0,5}"
+# Requests that may be a correction instead ("forget what I said, let's go to Rome"): read
+# as one only when no correction follows them (see _correction_follows).
+SOFT_FORGET_PATTERNS = [
+    # Forget what I just said / forget everything I said in my last message.
+    OPENING + r"forget (?:about )?" + WHAT_I_SAID,
+    # I'd prefer if you forgot what I just said.
+    # ("You forgot what I told you!" is a complaint: "forgot" only after "if"/"rather".)
+    r"\b(?:you (?:to|can|could|may|should)(?: just)? forget|(?:if|rather) you (?:just )?forgot) "
+    r"(?:what|everything|all(?: that)?) i (?:just )?" + SAID,
+    # Forget I said that / forget that I mentioned my ex / forget I ever mentioned it.
+    OPENING + r"forget (?:that )?i (?:ever |just |even )?" + SAID,
+    # Forget that last message / can you forget the last thing I said?
+    OPENING
+    + r"forget (?:about )?(?:everything (?:from|in) |all of )?(?:that|the|my|those|these) "
+    + PREVIOUS
+    + r" (?:(?:two|three|few|couple of) )?"
+    r"(?:message|thing|bit|part|sentence|comment|reply|response|turn|answer)",
+    # Pretend I never said that / pretend you didn't hear that.
+    OPENING + r"pretend (?:that )?i (?:never|didn't|did not) (?:say|tell you|mention|type|write|share)\b",
+    OPENING + r"pretend i never " + SAID,
+    OPENING + r"pretend (?:that )?you (?:never|didn't|did not) (?:hear|read|see) (?:that|it)\b",
+    # Delete what I just told you / erase that last bit from your memory / strike that from the record.
+    OPENING
+    + r"(?:scratch|scrap|strike|erase|delete|remove|wipe|drop|clear|retract|discard|undo|purge|get rid of|lose|ditch"
+    r"|bin|trash|toss|dump|throw away|throw out) " + WHAT_I_SAID,
+    # Delete my last message / erase that previous message.
+    OPENING + r"(?:erase|delete|remove|wipe|drop|clear|retract|discard|purge|scrap) " + PREVIOUS_OBJECT,
+]
+# Requests that name the memory or a keeping verb: no correction reads them away.
+FORGET_PREVIOUS_PATTERNS = SOFT_FORGET_PATTERNS + [
+    OPENING + UNDO_VERB + " " + UNDONE + r" (?:from|out of) (?:" + MEMORY_PLACE + ")",
+    # (Only "out of": "get my address from your memory" asks to recall it.)
+    OPENING + r"(?:take|get) " + UNDONE + r" out of (?:" + MEMORY_PLACE + ")",
+    # Can you unremember what I told you? / can you un-save it?
+    OPENING + r"un-?(?:remember|learn) (?:what|everything|all(?: that)?) i (?:just )?" + SAID,
+    OPENING + r"un-?(?:save|store|record|log|memori[sz]e|remember|keep) (?:that|it)\b",
+    # Don't keep what I just told you / don't remember the stuff I mentioned.
+    r"(?:" + OPENING + NOT_ANY + r"|\b(?:can|could|would|will) you " + SOFTENER + r"not |\bstop "
+    r"|\bi (?:didn't|did not|don't|do not) want you to )"
+    r"(?:"
+    + MEMORY_VERB
+    + "|"
+    + KEEP_VERB
+    + "|"
+    + PLACE_VERB
+    + "|"
+    + MEMORY_ING
+    + "|"
+    + KEEP_ING
+    + r")\s+"
+    + SAID_BEFORE,
+    # Undo saving my previous message.
+    OPENING + r"undo (?:saving|storing|remembering|recording|logging|keeping) (?:that|it|" + SAID_BEFORE + ")",
+]
+
+# A message that points back at what was said before: with a withholding request about "it"
+# or "that" (not "this", not what follows), it asks to forget the previous turn.
+BACKWARD = re.compile(
+    r"\b" + WHAT_I_SAID + r"|\b(?:my|that|the) " + PREVIOUS + r" (?:message|answer|reply|response|comment|turn|bit|part"
+    r"|sentence|statement|entry|input|text|post|thing i said)\b"
+    r"|\bi take (?:that|it) back\b|^(?:\w+[,!.]?\s+)?scratch that\b|\bi overshared\b"
+    r"|\bi (?:shouldn't|should not) have (?:said|shared|told you|mentioned|written|typed|sent|posted)\b"
+    r"|\bi (?:didn't|did not) mean to (?:say|share|tell you|mention|send|write|type) (?:that|it)\b"
+    r"|\b(?:that|it) was (?:meant|supposed) to be (?:private|off the record|between us)\b"
+    r"|\b(?:that|it) was (?:too much information|tmi|too personal|oversharing|an overshare)\b|\bi said too much\b"
+    r"|\b(?:earlier|before|previously|a (?:moment|minute) ago),? i (?:said|mentioned|told you|gave you|shared|wrote)\b"
+    r"|\b(?:the|that|those) \w+(?: \w+)? i (?:gave you|told you|sent you|shared with you)\b"
+    r"|\b(?:the|that|those) (?:[\w']+ ){1,4}?i (?:just |'ve just |have just )(?:mentioned|said|wrote|typed|shared)\b"
+    r"|\b(?:a mistake|wrong|stupid|dumb) to (?:share|say|tell you|mention|send|write)\b"
+    r"|\bi changed my mind about (?:sharing|saying|telling you|mentioning)\b"
+    r"|\bwrong (?:chat|conversation|window|person|thread|tab)\b"
+    r"|\bi regret (?:saying|sharing|telling you|mentioning|writing|typing)\b"
+    r"|\b(?:shouldn't|should not) have been (?:saved|stored|remembered|recorded|logged|kept)\b"
+    r"|\b(?:told you|gave you|sent you|said|mentioned|shared|wrote|typed) "
+    r"(?:just now|a (?:moment|minute|second|bit|while) ago|a few (?:minutes|seconds|moments) ago|earlier|before"
+    r"|previously)\b"
+)
+# What a withholding request points at, read in its sentence: this message or what follows.
+AHEAD = re.compile(r"\b(?:this|these|the following|what follows|about to|going to|next|here|now on)\b")
+# "Forget it", "remove that": a request about a pronoun, a request only beside a pointer back.
+# ("Forget it, the number I gave you is fine" is "never mind": "forget it" asks only when
+# polite or at its clause's end.)
+UNDO_PRONOUN = re.compile(
+    r"(?:^|[.!?;:,\-\u2013\u2014]\s*|\b(?:and|so|then)\s+)"
+    r"(?:(?:please|kindly|just|can you|could you)\s+(?:just\s+)?forget(?: about)? (?:it|that)\b"
+    r"|forget(?: about)? (?:it|that)(?=\s*(?:[.!;]|$)|,? please\b)"
+    r"|" + SOFTENER + r"(?:can you\s+|could you\s+)?(?:remove|delete|erase|wipe|drop|clear|scrub|purge) (?:it|that)\b)"
+)
+
+# A correction after the request ("..., let's do Wednesday", "- he's actually coming", "and use
+# 555-0199"): the person replaces what they said, and the new words should be kept...
+CORRECTION = re.compile(
+    r"\b(?:let's|let us|i meant|i mean|instead|correction|make it|change it to|actually"
+    r"|use(?! (?:it|that|this)\b)|go with|should be"
+    r"|the right|the correct|is wrong|was wrong|typo)\b"
+)
+# ...unless they say it was private.
+PRIVATE = re.compile(
+    r"\b(?:private|personal|shouldn't have|should not have|overshar\w*|sensitive|secret|confidential|embarrass\w*"
+    r"|too much|regret\w*|off the record)\b"
+)
+
+WITHHOLD_RE = [re.compile(p) for p in WITHHOLD_PATTERNS]
+FORGET_RE = [re.compile(p) for p in FORGET_PREVIOUS_PATTERNS]
