@@ -23,19 +23,19 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.conf import settings
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 
-from facts.models import Fact, FactEntity, MemoryUser
+from facts.models import Fact, MemoryUser
 from memory_service.errors import Rejected
 from memory_service.logbuffer import save_later
-from recall import episodes, fusion, slots, time_list
+from recall import episodes, fusion, graph, slots, time_list
 from recall.as_of import Snapshot
 from recall.dates import Window
 from recall.dates import windows as query_windows
 from recall.embeddings import EmbedderError, embed_query, embedder_for
 from recall.hits import EpisodeHit, FactHit
-from recall.query import MAX_QUERY_CHARS, content_words, stem, words
+from recall.query import MAX_QUERY_CHARS, content_words
 from recall.sides import LexicalSide, VectorSide
 from recall.tables import EPISODES, FACTS, Tables
 
@@ -49,37 +49,6 @@ class RecallResult:
     mode: str
     degraded: bool = False
     stats: dict = field(default_factory=dict)
-
-
-def _graph_supplement(user: MemoryUser, terms: list[str], seeds: list[int], exclude: set[int], base) -> list[tuple]:
-    """Facts one hop away: tagged with an entity named in the query or tagged on a top hit."""
-    seeded = FactEntity.objects.filter(fact_id__in=seeds)
-    if terms:
-        # One statement for both: the user's entities, each marked when a top hit is tagged with it
-        # (a round trip each on PostgreSQL; docs/measurements.md §13).
-        query_stems = {stem(t) for t in terms}
-        named = user.entities.annotate(seeded=Exists(seeded.filter(entity_id=OuterRef("pk"))))
-        entity_ids = {
-            eid
-            for eid, name, on_seed in named.values_list("id", "name", "seeded")
-            if on_seed or {stem(w) for w in words(name)} & query_stems
-        }
-    else:
-        entity_ids = set(seeded.values_list("entity_id", flat=True))
-    if not entity_ids:
-        return []
-    rows = (
-        # The user named on both joined tables: PostgreSQL then opens only their partitions,
-        # so a compaction holding another user's slice does not hold this up (issue 33).
-        FactEntity.objects.filter(entity_id__in=entity_ids, fact__in=base, fact__user=user, entity__user=user)
-        .exclude(fact_id__in=exclude)
-        .select_related("entity")
-        .order_by("-fact__last_mentioned_at")
-    )
-    found: dict[int, str] = {}
-    for row in rows[:200]:
-        found.setdefault(row.fact_id, row.entity.name)
-    return list(found.items())
 
 
 @dataclass
@@ -277,7 +246,7 @@ def _supplement_picks(plan: _Plan, hits: list[FactHit]) -> list[tuple[int, dict]
     picks: list[tuple[int, dict]] = []
     if plan.terms or hits:
         seeds = [h.fact.pk for h in hits[:5]]
-        for fid, entity in _graph_supplement(plan.user, plan.terms, seeds, taken, plan.base):
+        for fid, entity in graph.neighbours(plan.user, plan.terms, seeds, taken, plan.base):
             if len(hits) + len(picks) >= plan.k:
                 break
             picks.append((fid, {"supplement": "graph", "via_entity": entity}))

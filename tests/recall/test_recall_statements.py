@@ -13,7 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from facts.models import FactEntity
-from recall import fts, rules, services, sides
+from recall import fts, graph, rules, services, sides
 from recall.query import stem, words
 
 FACTS = [
@@ -100,7 +100,7 @@ def _answers(user, mode="hybrid"):
 def test_recall_answers_exactly_as_with_the_separate_statements(store, monkeypatch, mode):
     now = _answers(store, mode)
     monkeypatch.setattr(sides, "lexical_live", _old_lexical_live)
-    monkeypatch.setattr(services, "_graph_supplement", _old_graph_supplement)
+    monkeypatch.setattr(graph, "neighbours", _old_graph_supplement)
     assert _answers(store, mode) == now
     assert ("dropped", 1, 0) not in now  # "Ana" alone is kept (every term universal: none dropped)
     assert any(entry[0] == "dropped" and entry[1] == 1 for entry in now)  # "Ana bees" drops "Ana"
@@ -139,7 +139,7 @@ def test_a_recall_runs_fewer_statements_than_with_the_separate_ones(store, monke
     services.recall(user=store, query="warm the model", k=10, log=False)
     now = mean_statements()
     monkeypatch.setattr(sides, "lexical_live", _old_lexical_live)
-    monkeypatch.setattr(services, "_graph_supplement", _old_graph_supplement)
+    monkeypatch.setattr(graph, "neighbours", _old_graph_supplement)
     before = mean_statements()
     print(f"\nstatements per hybrid recall, mean of {len(QUERIES)} queries: {before:.1f} before, {now:.1f} now")
     assert now <= before - 1.5
