@@ -15,11 +15,12 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections import OrderedDict
 from typing import Any
 
 import numpy as np
 from django.conf import settings
+
+from recall.lru import LRU
 
 logger = logging.getLogger(__name__)
 
@@ -325,38 +326,11 @@ def _openai(model_name: str) -> OpenAIEmbedder:
     return _remote[config]
 
 
-class _QueryCache:
-    """LRU of query embeddings keyed by (tenant, model, text): repeated prompts skip the model.
-
-    The tenant is in the key so that no tenant can tell, from a faster answer or any figure,
-    whether another tenant recently asked the same text; for the same reason no one is shown
-    how full the cache is (issue 33, item 9)."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._data: OrderedDict[tuple[str, str, str], np.ndarray] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key):
-        with self._lock:
-            value = self._data.get(key)
-            if value is not None:
-                self._data.move_to_end(key)
-            return value
-
-    def put(self, key, value) -> None:
-        with self._lock:
-            self._data[key] = value
-            self._data.move_to_end(key)
-            while len(self._data) > self.size:
-                self._data.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._data.clear()
-
-
-query_cache = _QueryCache(size=2048)
+# LRU of query embeddings keyed by (tenant, model, text): repeated prompts skip the model. The
+# tenant is in the key so that no tenant can tell, from a faster answer or any figure, whether
+# another tenant recently asked the same text; for the same reason no one is shown how full the
+# cache is (issue 33, item 9).
+query_cache: LRU[tuple[str, str, str], np.ndarray] = LRU(size=2048)
 
 
 def embed_query(text: str, embedder=None, *, tenant_id: object) -> np.ndarray:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from recall import embeddings
-from recall.embeddings import _QueryCache, embed_query, query_cache
+from recall.embeddings import embed_query, query_cache
+from recall.lru import LRU
 
 TENANT = "00000000-0000-0000-0000-00000000000a"
 
@@ -42,7 +43,7 @@ def test_another_model_does_not_reuse_the_vector(model):
 
 
 def test_the_cache_keeps_the_most_recently_used_entries():
-    cache = _QueryCache(size=2)
+    cache = LRU(size=2)
     cache.put(("m", "a"), np.zeros(1))
     cache.put(("m", "b"), np.ones(1))
     assert cache.get(("m", "a")) is not None  # "a" is now the most recent
@@ -55,7 +56,7 @@ def test_the_cache_keeps_the_most_recently_used_entries():
 
 def test_the_process_cache_is_bounded(model, monkeypatch):
     assert query_cache.size == 2048
-    small = _QueryCache(size=3)  # the same bound as the process's cache, reached sooner
+    small = LRU(size=3)  # the same bound as the process's cache, reached sooner
     monkeypatch.setattr(embeddings, "query_cache", small)
     counting = _Counting(model)
     for i in range(5):
