@@ -369,7 +369,8 @@ def recall(
             f for h in ranked for f in h.folded if f.kind == "fact"
         ]
         ranked += _supplements(plan, taken)[: max(0, plan.k - len(ranked))]
-    if episode_lists is not None and settings.MEMORY_RECALL_QUOTE_SOURCES:
+    if episode_lists is not None and settings.MEMORY_RECALL_EPISODE_MERGE and settings.MEMORY_RECALL_QUOTE_SOURCES:
+        # A fact stands for its turn only when they fold; unfolded, the turn is an item of its own.
         episodes.quote_sources(plan.user, ranked, plan.as_of)
     items = fusion.pack(ranked, plan.k, budget_chars, episodes.text_length)
     if episode_lists is not None:
