@@ -10,11 +10,11 @@ import time
 from pathlib import Path
 
 import pytest
-from django.db import connection
 
 from facts.models import Fact, FactHistory, MemoryUser, Turn
 from facts.services.turns import turn_post
 from tests.base import database_url, make_tenant
+from tests.threads import at_once
 
 ROOT = Path(__file__).resolve().parents[2]
 WRITERS = 4
@@ -73,25 +73,15 @@ def test_first_turns_of_a_new_user_posted_at_once_make_one_user_and_store_each_t
     tenant = make_tenant("racing").tenant
     turn_ids = ["t1", "t2", "t3", "t4", "same", "same", "same", "same"]
     start = threading.Barrier(len(turn_ids), timeout=30)
-    outcomes: list[tuple[str, bool] | BaseException] = []
 
-    def post(turn_id: str) -> None:
-        try:
-            start.wait()
-            turn, created = turn_post(
-                tenant=tenant, user_id="new-user", session_id="s1", turn_id=turn_id, user_input="I keep bees."
-            )
-            outcomes.append((turn.turn_id, created))
-        except BaseException as exc:  # noqa: BLE001 - reported by the assertion below
-            outcomes.append(exc)
-        finally:
-            connection.close()  # this thread's own connection
+    def post(turn_id: str) -> tuple[str, bool]:
+        start.wait()
+        turn, created = turn_post(
+            tenant=tenant, user_id="new-user", session_id="s1", turn_id=turn_id, user_input="I keep bees."
+        )
+        return turn.turn_id, created
 
-    threads = [threading.Thread(target=post, args=(turn_id,)) for turn_id in turn_ids]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
+    outcomes = at_once(post, [(turn_id,) for turn_id in turn_ids])
     assert not [o for o in outcomes if isinstance(o, BaseException)], outcomes
     assert MemoryUser.objects.filter(tenant=tenant, external_id="new-user").count() == 1
     assert sorted(Turn.objects.filter(tenant=tenant).values_list("turn_id", flat=True)) == [

@@ -8,7 +8,6 @@ import contextlib
 import threading
 
 import pytest
-from django.db import connection
 
 from facts import services
 from facts.models import Fact, TurnState
@@ -19,6 +18,7 @@ from profiles import tasks
 from profiles.models import Profile
 from tests.base import make_tenant
 from tests.profiles.helpers import finished_turn, user_of
+from tests.threads import at_once
 
 
 def _process(user, n: int) -> None:
@@ -77,20 +77,6 @@ def test_two_refreshes_of_one_person_at_once_make_one_version(monkeypatch):
         return found
 
     monkeypatch.setattr(profile_services, "profile_latest", latest_when_both_are_here)
-    versions: list[int | BaseException] = []
-
-    def refresh() -> None:
-        try:
-            versions.append(tasks.project_profile(user.pk, "session_end"))
-        except BaseException as exc:  # noqa: BLE001 - reported by the assertion below
-            versions.append(exc)
-        finally:
-            connection.close()  # this thread's own connection
-
-    threads = [threading.Thread(target=refresh) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
+    versions = at_once(tasks.project_profile, [(user.pk, "session_end")] * 2)
     assert versions == [1, 1]
     assert list(Profile.objects.filter(user=user).values_list("version", flat=True)) == [1]

@@ -8,7 +8,6 @@ import contextlib
 import threading
 
 import pytest
-from django.db import connection
 
 from facts import services
 from facts.extraction import apply as applying
@@ -20,6 +19,7 @@ from recall import embed_queue, fts, indexer
 from tests.base import make_tenant
 from tests.facts.extraction.conftest import add
 from tests.fake_llm import FakeLLM
+from tests.threads import at_once
 
 # No entity: a second insert of one entity name would fail on its unique key and hide a doubled fact.
 HIKING = add("User goes hiking in the Alps every summer.", "summer_hobby", "soft_preference")
@@ -58,22 +58,8 @@ def test_two_applies_of_one_persons_turns_at_once_store_the_fact_both_state_once
         return real_store(**kwargs)
 
     monkeypatch.setattr(applying.services, "fact_store", store_when_both_are_here)
-    errors: list[BaseException] = []
-
-    def run(job: dict) -> None:
-        try:
-            applying.apply(job, _result())
-        except BaseException as exc:  # noqa: BLE001 - reported by the assertion below
-            errors.append(exc)
-        finally:
-            connection.close()  # this thread's own connection
-
-    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not errors, errors
+    outcomes = at_once(lambda job: applying.apply(job, _result()), [(job,) for job in jobs])
+    assert not [o for o in outcomes if isinstance(o, BaseException)], outcomes
     turns = {t.turn_id: t for t in Turn.objects.filter(user=user)}
     assert {t.state for t in turns.values()} == {TurnState.DONE}, [t.last_error for t in turns.values()]
     live = list(Fact.objects.live().filter(user=user))
