@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from facts import services
 from facts.models import Fact, MemoryUser, Turn, TurnState
+from facts.signals import turn_processed
 
 
 def user_of(tenant_fixture, user_id: str = "u1") -> MemoryUser:
@@ -38,3 +39,10 @@ def finished_turn(user: MemoryUser, n: int, *, state=TurnState.DONE, took_ms: fl
         processing_ms=took_ms * 0.6,
         llm_ms=took_ms * 0.5,
     )
+
+
+def processed_turn(user: MemoryUser, n: int, state=TurnState.DONE) -> Turn:
+    """What extraction does when a turn is finished: a real Turn row, then the signal."""
+    turn = finished_turn(user, n, state=state)
+    turn_processed.send(sender=Fact, tenant_id=user.tenant_id, user_id=user.pk, turn_id=turn.pk, state=state)
+    return turn

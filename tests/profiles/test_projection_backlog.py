@@ -10,20 +10,13 @@ import threading
 import pytest
 
 from facts import services
-from facts.models import Fact, TurnState
-from facts.signals import turn_processed
 from memory_service.celery import app
 from profiles import services as profile_services
 from profiles import tasks
 from profiles.models import Profile
 from tests.base import make_tenant
-from tests.profiles.helpers import finished_turn, user_of
+from tests.profiles.helpers import finished_turn, processed_turn, user_of
 from tests.threads import at_once
-
-
-def _process(user, n: int) -> None:
-    turn = finished_turn(user, n, state=TurnState.DONE)
-    turn_processed.send(sender=Fact, tenant_id=user.tenant_id, user_id=user.pk, turn_id=turn.pk, state=TurnState.DONE)
 
 
 def test_turns_applied_while_the_projection_waits_in_the_queue_queue_no_second_one(alice, settings, monkeypatch):
@@ -37,7 +30,7 @@ def test_turns_applied_while_the_projection_waits_in_the_queue_queue_no_second_o
     monkeypatch.setattr(tasks, "_asked", {})
     user = user_of(alice)
     for n in range(1, 21):
-        _process(user, n)
+        processed_turn(user, n)
     assert queued == [(user.pk, "turns")] * 4  # at 5, 10, 15 and 20 turns
 
 

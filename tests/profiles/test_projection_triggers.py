@@ -1,17 +1,9 @@
 from __future__ import annotations
 
 from facts.models import Fact, TurnState
-from facts.signals import turn_processed
 from profiles.models import Profile
 from tests.base import ApiClient, issue_key
-from tests.profiles.helpers import finished_turn, user_of
-
-
-def _process(user, n: int, state=TurnState.DONE):
-    """What extraction does when a turn is finished: a real Turn row, then the signal."""
-    turn = finished_turn(user, n, state=state)
-    turn_processed.send(sender=Fact, tenant_id=user.tenant_id, user_id=user.pk, turn_id=turn.pk, state=state)
-    return turn
+from tests.profiles.helpers import processed_turn, user_of
 
 
 def test_it_projects_every_five_extracted_turns(alice, settings, store):
@@ -19,18 +11,18 @@ def test_it_projects_every_five_extracted_turns(alice, settings, store):
     user = user_of(alice)
     store(user, "User likes tea.", "soft_preference")
     for n in range(1, 5):
-        _process(user, n)
+        processed_turn(user, n)
     assert not Profile.objects.filter(user=user).exists()
 
-    _process(user, 5)
+    processed_turn(user, 5)
     first = Profile.objects.get(user=user)
     assert first.trigger == "turns" and first.turn_count == 5
 
     store(user, "User likes green tea.", "soft_preference")
     for n in range(6, 10):
-        _process(user, n)
+        processed_turn(user, n)
     assert Profile.objects.filter(user=user).count() == 1
-    _process(user, 10)
+    processed_turn(user, 10)
     latest = Profile.objects.filter(user=user).order_by("-version").first()
     assert latest.version == 2 and latest.turn_count == 10
     assert {i["text"] for i in latest.data["soft_preferences"]} == {"User likes tea.", "User likes green tea."}
@@ -41,10 +33,10 @@ def test_skipped_turns_do_not_count_towards_a_projection(alice, settings, store)
     user = user_of(alice)
     store(user, "User likes tea.", "soft_preference")
     for n in range(1, 5):
-        _process(user, n, state=TurnState.SKIPPED)
+        processed_turn(user, n, state=TurnState.SKIPPED)
     assert not Profile.objects.filter(user=user).exists()
-    _process(user, 5)
-    _process(user, 6)
+    processed_turn(user, 5)
+    processed_turn(user, 6)
     assert Profile.objects.filter(user=user).count() == 1
 
 
@@ -53,7 +45,7 @@ def test_unchanged_facts_advance_the_turn_counter_without_a_new_version(alice, s
     user = user_of(alice)
     store(user, "User likes tea.", "soft_preference")
     for n in range(1, 7):
-        _process(user, n)
+        processed_turn(user, n)
     profiles = list(Profile.objects.filter(user=user))
     assert len(profiles) == 1 and profiles[0].turn_count == 6
 
