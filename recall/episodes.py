@@ -67,9 +67,7 @@ def load_hits(
     ranked = sorted(cands.values(), key=lambda c: (-c.score, -c.fact_id))
     loaded = _allowed_turns(said_by(user, as_of).only(*HIT_FIELDS), ranked, limit)
     ranked = [c for c in ranked if c.fact_id in loaded][:limit]
-    produced: dict[int, list[Fact]] = {}
-    for fact in Fact.objects.live().filter(user=user, source_turn_id__in=list(loaded)).order_by("pk"):
-        produced.setdefault(fact.source_turn_id, []).append(fact)
+    produced = _produced(user, list(loaded))
     lex, dist = dict(lists.lexical), dict(lists.vector)
     hits = []
     for c in ranked:
@@ -110,12 +108,18 @@ def quote_sources(user: MemoryUser, hits: list, as_of: datetime | None) -> None:
     if not lacking:
         return
     turns = said_by(user, as_of).only(*HIT_FIELDS).in_bulk({h.fact.source_turn_id for h in lacking})
-    produced: dict[int, list[Fact]] = {}
-    for fact in Fact.objects.live().filter(user=user, source_turn_id__in=list(turns)).order_by("pk"):
-        produced.setdefault(fact.source_turn_id, []).append(fact)
+    produced = _produced(user, list(turns))
     for hit in lacking:
         if (turn := turns.get(hit.fact.source_turn_id)) is not None:
             hit.folded.append(EpisodeHit(turn, hit.score, {"source_of_fact": True}, produced.get(turn.pk, [])))
+
+
+def _produced(user: MemoryUser, turn_ids: list[int]) -> dict[int, list[Fact]]:
+    """turn pk -> the live facts each of those turns produced, oldest first (one query)."""
+    produced: dict[int, list[Fact]] = {}
+    for fact in Fact.objects.live().filter(user=user, source_turn_id__in=turn_ids).order_by("pk"):
+        produced.setdefault(fact.source_turn_id, []).append(fact)
+    return produced
 
 
 def _pk(hit) -> int:

@@ -371,7 +371,8 @@ def recall(
         ranked += _supplements(plan, taken)[: max(0, plan.k - len(ranked))]
     if episode_lists is not None and settings.MEMORY_RECALL_EPISODE_MERGE and settings.MEMORY_RECALL_QUOTE_SOURCES:
         # A fact stands for its turn only when they fold; unfolded, the turn is an item of its own.
-        episodes.quote_sources(plan.user, ranked, plan.as_of)
+        # Without a budget only the first k are returned, so only they need their turn's words.
+        episodes.quote_sources(plan.user, ranked if budget_chars is not None else ranked[: plan.k], plan.as_of)
     items = fusion.pack(ranked, plan.k, budget_chars, episodes.text_length)
     if episode_lists is not None:
         lists.degraded = lists.degraded or episode_lists.degraded
