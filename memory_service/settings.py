@@ -479,6 +479,9 @@ MEMORY_RECALL_QUOTE_SOURCES = env.bool("MEMORY_RECALL_QUOTE_SOURCES", default=Tr
 # What a turn's index entry holds: its words, or its words and the live facts extracted from it
 # (docs/recall.md "Turn keys"; after a change run reindex_embeddings).
 MEMORY_RECALL_TURN_KEYS = env.choice("MEMORY_RECALL_TURN_KEYS", "words", ("words", "words+facts"))
+# With words+facts keys and both sources asked for, a fact its turn's key holds is ranked through
+# that turn and returned folded into it (recall.through_turns; docs/recall.md).
+MEMORY_RECALL_FACTS_THROUGH_TURNS = env.bool("MEMORY_RECALL_FACTS_THROUGH_TURNS", default=False)
 # Episodes (processed turns) older than this many days are deleted by a periodic task; unset keeps them.
 MEMORY_EPISODE_RETENTION_DAYS = env.int("MEMORY_EPISODE_RETENTION_DAYS", default=None, minimum=1)
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from django.conf import settings
-from django.core.checks import Error, Tags, register
+from django.core.checks import Error, Tags, Warning, register
 from django.db import connection
 
 
@@ -77,6 +77,22 @@ def check_pgvector(app_configs=None, databases=None, **kwargs):
                 hint="Install pgvector on the database server (the package for its PostgreSQL version); "
                 'see docs/deployment.md, "Many hosts".',
                 id="recall.E003",
+            )
+        ]
+    return []
+
+
+@register()
+def check_facts_through_turns(app_configs=None, **kwargs):
+    """Facts can be ranked through their turns only when the turns' keys hold the facts' words."""
+    if settings.MEMORY_RECALL_FACTS_THROUGH_TURNS and settings.MEMORY_RECALL_TURN_KEYS != "words+facts":
+        return [
+            Warning(
+                "MEMORY_RECALL_FACTS_THROUGH_TURNS is on but MEMORY_RECALL_TURN_KEYS is not words+facts: "
+                "a turn's key does not hold its facts' words, so facts keep their own ranked lists.",
+                hint="Set MEMORY_RECALL_TURN_KEYS=words+facts and run `manage.py reindex_embeddings`, "
+                "or turn MEMORY_RECALL_FACTS_THROUGH_TURNS off.",
+                id="recall.W001",
             )
         ]
     return []

@@ -29,7 +29,7 @@ from django.utils import timezone
 from facts.models import Fact, MemoryUser
 from memory_service.errors import Rejected
 from memory_service.logbuffer import save_later
-from recall import episodes, fusion, graph, slots, time_list
+from recall import episodes, fusion, graph, slots, through_turns, time_list
 from recall.as_of import Snapshot
 from recall.dates import Window
 from recall.dates import windows as query_windows
@@ -299,6 +299,8 @@ def _facts_side(plan: _Plan, windows: list[Window]) -> tuple[_Lists, list]:
     lists = _gather(plan)
     cands = _fuse(plan, lists)
     _add_time_list(plan, cands, windows, FACTS)
+    if through_turns.active(plan.sources):
+        through_turns.drop_keyed_facts(plan.user, plan.as_of, cands)
     return lists, _direct_hits(plan, lists, cands)
 
 
@@ -361,6 +363,8 @@ def recall(
     lists, hits = _facts_side(plan, windows)
     episode_lists, episode_hits = _episodes_side(plan, windows)
     _prefer_newer(plan, hits, episode_hits)
+    if through_turns.active(plan.sources):
+        through_turns.fold_turn_facts(plan.user, plan.base, episode_hits)
     ranked = episodes.merge(hits, episode_hits) if episode_lists is not None else hits
     ranked = _newest_leaders_first(plan, ranked)
     if "facts" in plan.sources:

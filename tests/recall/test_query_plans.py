@@ -51,9 +51,20 @@ def plan_of(sql: str, params: tuple) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    ("mode", "as_of"), [("hybrid", None), ("lexical", None), ("vector", None), ("hybrid", "2024-06-01T00:00:00Z")]
+    ("mode", "as_of", "through_turns"),
+    [
+        ("hybrid", None, False),
+        ("lexical", None, False),
+        ("vector", None, False),
+        ("hybrid", "2024-06-01T00:00:00Z", False),
+        # Facts ranked through their turns: two more reads (recall/through_turns.py).
+        ("hybrid", None, True),
+        ("hybrid", "2024-06-01T00:00:00Z", True),
+    ],
 )
-def test_recall_over_both_sources_never_scans_a_whole_table(store, mode, as_of):
+def test_recall_over_both_sources_never_scans_a_whole_table(store, mode, as_of, through_turns, settings):
+    settings.MEMORY_RECALL_TURN_KEYS = "words+facts" if through_turns else "words"
+    settings.MEMORY_RECALL_FACTS_THROUGH_TURNS = through_turns
     user, texts = store.measured[0]
     words = texts[-1].rstrip(".").split()[1:4]  # words of one of the user's episodes
     query = f"what did I say in March 2024 about {' '.join(words)}?"  # a named time: the time lists run too
@@ -64,6 +75,8 @@ def test_recall_over_both_sources_never_scans_a_whole_table(store, mode, as_of):
     assert "recall_episode_vector" in tables or mode == "lexical"
     assert "recall_episode_fts" in tables or mode == "vector"
     assert "facts_turn" in tables
+    # The read of the facts a turn's key holds (recall.through_turns.drop_keyed_facts).
+    assert ('"source_turn_id" IN (SELECT' in tables) is through_turns
     for sql, params in selects:
         for step in plan_of(sql, params):
             if step.startswith("SCAN"):

@@ -1,0 +1,62 @@
+"""Facts ranked through the turns they came from (MEMORY_RECALL_FACTS_THROUGH_TURNS; docs/recall.md
+"Facts through their turns").
+
+With turn keys `words+facts` a turn's index entry already holds the words of the live facts
+extracted from it (recall.turn_keys). A recall over facts and episodes can then rank such a fact
+through its turn instead of in a list of its own: the fact leaves the facts' ranked lists and comes
+back folded into its turn's episode item, whenever that turn ranks. This is the LongMemEval paper's
+"key expansion" (key = turn + its facts), which beat rank fusion of separate fact results there;
+here it also keeps a user's few facts from taking the first places by being first of a short list
+(rank fusion sees a rank, not how many a list held; docs/measurements.md §24).
+
+Only facts a turn's key holds go this way: live facts whose source turn is an episode recall may
+return (said by `as_of`). A fact with no such turn (imported, added through the API, its turn
+withdrawn or past retention) and, as of a past time, one no longer live keep their own lists.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.conf import settings
+from django.db.models import QuerySet
+
+from facts.models import Fact, MemoryUser
+from recall import episodes, fusion, turn_keys
+from recall.hits import EpisodeHit, FactHit
+
+
+def active(sources: tuple[str, ...]) -> bool:
+    """Both kinds asked for, the setting on, and turn keys that hold the facts' words."""
+    return (
+        settings.MEMORY_RECALL_FACTS_THROUGH_TURNS
+        and turn_keys.with_facts()
+        and "facts" in sources
+        and "episodes" in sources
+    )
+
+
+def drop_keyed_facts(user: MemoryUser, as_of: datetime | None, cands: dict[int, fusion.Candidate]) -> None:
+    """Take out of the fact candidates those their source turn's key holds (one query)."""
+    if not cands:
+        return
+    keyed = Fact.objects.live().filter(
+        user=user, pk__in=list(cands), source_turn__in=episodes.said_by(user, as_of).values("pk")
+    )
+    for fact_id in keyed.values_list("pk", flat=True):
+        del cands[fact_id]
+
+
+def fold_turn_facts(user: MemoryUser, base: QuerySet[Fact], episode_hits: list[EpisodeHit]) -> None:
+    """Fold into each episode hit the live facts its turn produced that recall may return (`base`:
+    live, or valid at `as_of`), so the caller who asked for facts receives them with the turn that
+    ranked for them (one query)."""
+    produced = {fact.pk: fact for hit in episode_hits for fact in hit.facts}
+    if not produced:
+        return
+    allowed = set(base.filter(pk__in=list(produced)).values_list("pk", flat=True))
+    for hit in episode_hits:
+        for fact in hit.facts:
+            if fact.pk in allowed:
+                fact.user = user  # FactOut reads the owner's external id: no query per fact
+                hit.folded.append(FactHit(fact, hit.score, {"through_turn": True}))
