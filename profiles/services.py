@@ -118,11 +118,12 @@ def profile_for_context(user: MemoryUser) -> dict[str, list[dict]]:
     return project_live_facts(user)
 
 
-def profile_should_project(user_pk: int) -> bool:
-    """True when MEMORY_PROFILE_EVERY_TURNS extracted turns arrived since the last projection."""
+def profile_should_project(user_pk: int, done: int | None = None) -> bool:
+    """True when MEMORY_PROFILE_EVERY_TURNS extracted turns arrived since the last projection;
+    `done`: the user's extracted-turn count, when the caller has just counted them."""
     every = max(settings.MEMORY_PROFILE_EVERY_TURNS, 1)
     latest = Profile.objects.filter(user_id=user_pk).order_by("-version").values_list("turn_count", flat=True).first()
-    return done_turn_count(user_pk) - (latest or 0) >= every
+    return (done_turn_count(user_pk) if done is None else done) - (latest or 0) >= every
 
 
 # --- Context block -------------------------------------------------------------------

@@ -67,7 +67,7 @@ def project_after_turns(user_pk: int) -> bool:
     asked = _asked.get(user_pk)
     if asked is not None and 0 <= done - asked < every and not eager():
         return False
-    if not services.profile_should_project(user_pk):
+    if not services.profile_should_project(user_pk, done):
         return False
     if len(_asked) >= ASKED_MAX_USERS:
         _asked.clear()

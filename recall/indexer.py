@@ -181,7 +181,8 @@ def index_items(fact_ids, turn_ids, *, vectors: str = "auto", embedder=None) -> 
         embedder = embedder or get_embedder()
         model = embedder.model_name  # which vectors are current, whoever computes them
         if vectors == "here":
-            need = _needing_vectors(_documents(fact_ids, turn_ids), model)
+            with slots.pinned():
+                need = _needing_vectors(_documents(fact_ids, turn_ids), model)
             computed = _embed(need, embedder) if need else {}
             if need:
                 _report_embedder("")
@@ -190,7 +191,7 @@ def index_items(fact_ids, turn_ids, *, vectors: str = "auto", embedder=None) -> 
         vectors, error = "skip", f"{type(exc).__name__}: {exc}"
         log.warning("embedding for %d facts and %d episodes failed: %s", len(fact_ids), len(turn_ids), exc)
         _report_embedder(error)
-    with transaction.atomic():
+    with transaction.atomic(), slots.pinned():
         batch = _write(_documents(fact_ids, turn_ids, lock=True), fact_ids, turn_ids, computed, model, vectors)
     batch.embed_error = error
     if batch.to_embed:

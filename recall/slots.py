@@ -9,6 +9,9 @@ a circle with the switch's steps (recall.switch), which read and write the whole
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -57,8 +60,27 @@ class State:
         return slot_tables(t, other(self.live_slot))
 
 
+_pinned = threading.local()
+
+
+@contextmanager
+def pinned() -> Iterator[State]:
+    """Within the block state() is read once: the indexer's write of a batch asked for it before
+    every table it touched, eight reads of one row per applied turn (issue 36). A switch that
+    commits meanwhile is seen by the next batch, which is what a read at the block's start gives."""
+    outer = getattr(_pinned, "state", None)
+    _pinned.state = outer or state()
+    try:
+        yield _pinned.state
+    finally:
+        _pinned.state = outer
+
+
 def state() -> State:
     """What recall serves now (one primary-key read; no row: slot "a", the settings' model)."""
+    held = getattr(_pinned, "state", None)
+    if held is not None:
+        return held
     row = EmbedderSwitch.objects.filter(pk=1).values_list("live_slot", "live_model", "building_model", "kept_model")
     found = row.first()
     if found is None:

@@ -46,6 +46,10 @@ def _on_fact_history(sender, instance: FactHistory, created: bool, **kwargs) -> 
     events = _fact_events(instance)
     if not events:
         return
+    # The endpoints first: a tenant without one (most) costs one read per change, not two.
+    active = services.active_endpoints(instance.tenant_id)
+    if not any(event in (e.events or []) for e in active for event in events):
+        return
     external_id = MemoryUser.objects.filter(pk=instance.user_id).values_list("external_id", flat=True).first()
     # The snapshot after the change, or before it for a delete (which keeps no text).
     fact = dict(instance.after or instance.before or {"id": str(instance.fact_uuid)})
@@ -66,6 +70,7 @@ def _on_fact_history(sender, instance: FactHistory, created: bool, **kwargs) -> 
             data=data,
             user_pk=instance.user_id,
             fact_uuid=instance.fact_uuid,
+            active=active,
         )
 
 

@@ -89,12 +89,25 @@ def endpoint_delete(*, tenant: Tenant, endpoint_id: str) -> None:
 # --- The outbox ----------------------------------------------------------------------------
 
 
-def enqueue(*, tenant_id, event: str, data: dict, user_pk: int | None = None, fact_uuid=None) -> list[WebhookDelivery]:
+def active_endpoints(tenant_id) -> list[WebhookEndpoint]:
+    return list(WebhookEndpoint.objects.filter(tenant_id=tenant_id, active=True))
+
+
+def enqueue(
+    *,
+    tenant_id,
+    event: str,
+    data: dict,
+    user_pk: int | None = None,
+    fact_uuid=None,
+    active: list[WebhookEndpoint] | None = None,
+) -> list[WebhookDelivery]:
     """One delivery per active endpoint of the tenant subscribed to `event`, written in the
-    caller's transaction (so it commits or rolls back with the change it reports)."""
-    endpoints = [
-        e for e in WebhookEndpoint.objects.filter(tenant_id=tenant_id, active=True) if event in (e.events or [])
-    ]
+    caller's transaction (so it commits or rolls back with the change it reports). `active`:
+    the tenant's active endpoints, when the caller has just read them (active_endpoints)."""
+    if active is None:
+        active = active_endpoints(tenant_id)
+    endpoints = [e for e in active if event in (e.events or [])]
     if not endpoints:
         return []
     now = timezone.now()

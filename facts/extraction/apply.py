@@ -18,6 +18,7 @@ import uuid
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from facts import services
@@ -259,8 +260,8 @@ def apply(job: dict, result: dict) -> None:
         log.info("Turn %s is gone (user erased?); dropping its extraction result", job["turn_pk"])
         return
     try:
-        with transaction.atomic():
-            services.lock_user(turn.user)
+        # The person's row is held until commit, and their memory mode read once (services.holding).
+        with transaction.atomic(), services.holding(turn.user):
             # Compare-and-set: of two deliveries of one result (or two chains of one turn), one applies.
             claimed = Turn.objects.filter(pk=turn.pk, state__in=[TurnState.EXTRACTING, TurnState.FAILED]).update(
                 state=TurnState.DONE, last_error=""
@@ -303,8 +304,10 @@ def _cover_window(turn: Turn, job: dict) -> None:
 
 def _advance_cursor(turn: Turn, job: dict) -> None:
     newest = max(job.get("window", [turn.pk]))
-    cursor, _ = SessionCursor.objects.get_or_create(user_id=turn.user_id, session_id=turn.session_id)
-    if cursor.last_applied_turn_id is None or cursor.last_applied_turn_id < newest:
-        cursor.last_applied_turn_id = newest
-        cursor.updated_at = timezone.now()
-        cursor.save(update_fields=["last_applied_turn", "updated_at"])
+    cursors = SessionCursor.objects.filter(user_id=turn.user_id, session_id=turn.session_id)
+    behind = Q(last_applied_turn__isnull=True) | Q(last_applied_turn__lt=newest)
+    # One statement for a session seen before (it moves only forward); a new session's is created.
+    if not cursors.filter(behind).update(last_applied_turn_id=newest, updated_at=timezone.now()):
+        SessionCursor.objects.get_or_create(
+            user_id=turn.user_id, session_id=turn.session_id, defaults={"last_applied_turn_id": newest}
+        )

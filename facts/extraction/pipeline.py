@@ -17,12 +17,13 @@ import time
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from facts.extraction.salience import skip_reason
-from facts.models import Fact, SessionCursor, Turn, TurnState
-from facts.services.memory_mode import NO_WRITES, memory_mode_of
+from facts.models import Fact, MemoryMode, SessionCursor, Turn, TurnState
+from facts.services.memory_mode import NO_WRITES
 from facts.signals import index_dirty, turn_failed, turn_processed
 
 log = logging.getLogger(__name__)
@@ -37,12 +38,12 @@ def _ms(seconds: float) -> float:
 
 def _window(turn: Turn) -> list[Turn]:
     """Earlier failed turns of the session after its cursor (newest first, capped), then `turn`."""
-    cursor = SessionCursor.objects.filter(user_id=turn.user_id, session_id=turn.session_id).first()
+    # The cursor is read in the same statement (no cursor, or none applied yet: every earlier turn).
+    cursor = SessionCursor.objects.filter(user_id=turn.user_id, session_id=turn.session_id)
+    applied = Coalesce(Subquery(cursor.values("last_applied_turn_id")[:1]), Value(0))
     earlier = Turn.objects.filter(
-        user_id=turn.user_id, session_id=turn.session_id, state=TurnState.FAILED, pk__lt=turn.pk
+        user_id=turn.user_id, session_id=turn.session_id, state=TurnState.FAILED, pk__lt=turn.pk, pk__gt=applied
     )
-    if cursor is not None and cursor.last_applied_turn_id:
-        earlier = earlier.filter(pk__gt=cursor.last_applied_turn_id)
     budget = settings.MEMORY_MAX_TURN_CHARS * 2 - len(turn.user_input)
     picked = []
     for other in earlier.order_by("-pk")[: WINDOW_MAX_TURNS - 1]:
@@ -94,9 +95,10 @@ def prepare(turn_pk: int, enqueued_at: float | None) -> dict | None:
         if not claimed:
             log.info("Turn %s is finished or gone; nothing to prepare (duplicate delivery?)", turn_pk)
             return None
-        turn = Turn.objects.get(pk=turn_pk)
+        # The person's row comes with the turn: their memory mode as stored now, in the same read.
+        turn = Turn.objects.select_related("user").get(pk=turn_pk)
         # Accepted before the person's memory became read_only or off: nothing goes to the extractor.
-        mode = memory_mode_of(turn.user)
+        mode = turn.user.memory_mode or MemoryMode.AUTO
         if mode in NO_WRITES:
             _finish_skipped(turn, f"skipped: memory mode {mode}", started, enqueued_at)
             return None

@@ -27,7 +27,7 @@ from facts.services.lifecycle import (
 from facts.services.normalise import normalise_category, normalise_key, text_hash
 from facts.services.pending import pending_approve, pending_reject, supersede_target
 from facts.services.store import StoreResult, fact_get, fact_store, facts_store_for_user
-from facts.services.users import ID_MAX, lock_user, memory_user_get, memory_user_get_or_create, validate_id
+from facts.services.users import ID_MAX, holding, lock_user, memory_user_get, memory_user_get_or_create, validate_id
 
 __all__ = [
     "ID_MAX",
@@ -43,6 +43,7 @@ __all__ = [
     "facts_forget_by_key",
     "turns_withdraw",
     "facts_store_for_user",
+    "holding",
     "lock_user",
     "memory_user_get",
     "memory_user_get_or_create",

@@ -15,7 +15,7 @@ from django.db import transaction
 
 from facts.models import ActorKind, MemoryMode, MemoryModeChange, MemoryUser
 from facts.services.actors import Actor
-from facts.services.users import lock_user
+from facts.services.users import held_mode, lock_user, note_held_mode
 from memory_service.errors import Conflict, Rejected
 
 MODES = tuple(MemoryMode.values)
@@ -33,6 +33,9 @@ def memory_mode_of(user: MemoryUser | None) -> str:
     """The person's mode as stored now (not as `user` was loaded: a worker holds it for long)."""
     if user is None or user.pk is None:
         return MemoryMode.AUTO
+    held = held_mode(user)  # read under the lock this thread holds (users.holding)
+    if held is not None:
+        return held
     mode = MemoryUser.objects.filter(pk=user.pk).values_list("memory_mode", flat=True).first()
     return mode or MemoryMode.AUTO
 
@@ -47,6 +50,7 @@ def memory_mode_set(*, user: MemoryUser, mode: str, actor: Actor) -> MemoryModeC
     if before == mode:
         return None
     MemoryUser.objects.filter(pk=user.pk).update(memory_mode=mode)
+    note_held_mode(user, mode)
     return MemoryModeChange.objects.create(
         tenant_id=user.tenant_id, user=user, before=before, after=mode, actor_kind=actor.kind, actor_id=actor.id
     )

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from django.db import IntegrityError, transaction
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from django.db import IntegrityError, connection, transaction
 
 from facts.guard import check_identifier
-from facts.models import MemoryUser, Tenant
+from facts.models import MemoryMode, MemoryUser, Tenant
 from memory_service.db import replicas
 from memory_service.errors import NotFound, Rejected
 from memory_service.ids import ID_MAX
 
-__all__ = ["ID_MAX", "lock_user", "memory_user_get", "memory_user_get_or_create", "validate_id"]
+__all__ = ["ID_MAX", "held_mode", "holding", "lock_user", "memory_user_get", "memory_user_get_or_create", "validate_id"]
 
 
 def validate_id(value: str, name: str) -> str:
@@ -36,10 +40,52 @@ def memory_user_get(*, tenant: Tenant, user_id: str) -> MemoryUser:
 def lock_user(user: MemoryUser) -> None:
     """Inside a transaction: hold the user's row until commit, so two writers of one user's facts,
     entities and edges (two web hosts, two workers) take turns and neither inserts what the other
-    just did. On PostgreSQL a row lock; SQLite's single writer already serialises them."""
-    list(MemoryUser.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+    just did. On PostgreSQL a row lock; SQLite's single writer already serialises them. Inside a
+    `holding` block of this user the row is held already: nothing is read again."""
+    if held_mode(user) is None:
+        _lock(user)
+
+
+def _lock(user: MemoryUser) -> str:
+    """The row locked, and the memory mode it holds (read under the lock)."""
+    mode = MemoryUser.objects.select_for_update().filter(pk=user.pk).values_list("memory_mode", flat=True).first()
     # With replicas: where this write ends in the WAL, recorded after commit (read your own writes).
     replicas.note_write([user.pk])
+    return mode or MemoryMode.AUTO
+
+
+# user pk -> memory mode, for the users this thread holds in a `holding` block.
+_held = threading.local()
+
+
+@contextmanager
+def holding(user: MemoryUser) -> Iterator[str]:
+    """Inside a transaction: lock the user's row (lock_user) for the rest of it, and yield the
+    memory mode read under the lock. Within the block, lock_user and memory_mode_of of this user
+    read nothing: an applied turn stores each of its facts through fact_store, which took the lock
+    and read the mode twice per fact (issue 36, statements per turn). The mode cannot change
+    meanwhile: memory_mode_set takes the same lock (and notes its change here)."""
+    if not connection.in_atomic_block:
+        raise RuntimeError("holding() needs a transaction: the lock is held until it ends")
+    mode = _lock(user)
+    users = _held.__dict__.setdefault("users", {})
+    users[user.pk] = mode
+    try:
+        yield mode
+    finally:
+        users.pop(user.pk, None)
+
+
+def held_mode(user: MemoryUser) -> str | None:
+    """The memory mode of a user this thread holds in a `holding` block, else None."""
+    return _held.__dict__.get("users", {}).get(user.pk)
+
+
+def note_held_mode(user: MemoryUser, mode: str) -> None:
+    """A mode set inside a `holding` block of the user is the one the block reads from then on."""
+    users = _held.__dict__.get("users", {})
+    if user.pk in users:
+        users[user.pk] = mode
 
 
 def memory_user_get_or_create(*, tenant: Tenant, user_id: str) -> MemoryUser:
