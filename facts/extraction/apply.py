@@ -260,8 +260,9 @@ def apply(job: dict, result: dict) -> None:
         log.info("Turn %s is gone (user erased?); dropping its extraction result", job["turn_pk"])
         return
     try:
-        # The person's row is held until commit, and their memory mode read once (services.holding).
-        with transaction.atomic(), services.holding(turn.user):
+        # The person's row is held until commit and their memory mode read once (services.holding);
+        # the facts the reply changes are announced together (services.announcing_once).
+        with transaction.atomic(), services.holding(turn.user), services.announcing_once(turn.user):
             # Compare-and-set: of two deliveries of one result (or two chains of one turn), one applies.
             claimed = Turn.objects.filter(pk=turn.pk, state__in=[TurnState.EXTRACTING, TurnState.FAILED]).update(
                 state=TurnState.DONE, last_error=""

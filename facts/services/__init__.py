@@ -16,6 +16,7 @@ as `facts.services.turns` because it queues the extraction chain
 from __future__ import annotations
 
 from facts.services.actors import SYSTEM, Actor
+from facts.services.changes import announcing_once
 from facts.services.lifecycle import (
     fact_expire,
     fact_forget,
@@ -33,6 +34,7 @@ __all__ = [
     "ID_MAX",
     "SYSTEM",
     "Actor",
+    "announcing_once",
     "StoreResult",
     "fact_expire",
     "fact_forget",

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import logging
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from django.db import transaction
 from django.db.models import F
@@ -48,9 +51,37 @@ def record(fact: Fact, action: str, actor: Actor, *, before=None, after=None, re
     )
 
 
+# user pk -> the fact ids announced in an `announcing_once` block of this thread.
+_deferred = threading.local()
+
+
+@contextmanager
+def announcing_once(user: MemoryUser) -> Iterator[None]:
+    """Inside a transaction: the facts of this user announced in the block are announced once, at
+    its end (one facts_version bump, one outbox write, one facts_changed), not once per fact: an
+    applied turn stores its facts one by one (issue 36, statements per turn). Nothing is announced
+    when the block raises: the transaction is rolled back."""
+    users = _deferred.__dict__.setdefault("users", {})
+    if user.pk in users:  # an outer block announces them
+        yield
+        return
+    ids: list[int] = []
+    users[user.pk] = ids
+    try:
+        yield
+    finally:
+        users.pop(user.pk, None)
+    if ids:
+        announce_facts_changed(user, ids)
+
+
 def announce_facts_changed(user: MemoryUser, fact_ids: list[int]) -> None:
     """Bump the user's facts_version and mark the facts for the index now, and send
-    facts_changed once the transaction commits."""
+    facts_changed once the transaction commits (in an `announcing_once` block: at its end)."""
+    deferred = _deferred.__dict__.get("users", {}).get(user.pk)
+    if deferred is not None:
+        deferred.extend(fact_ids)
+        return
     MemoryUser.objects.filter(pk=user.pk).update(facts_version=F("facts_version") + 1)
     ids = list(dict.fromkeys(fact_ids))
     index_dirty.send(sender=Fact, user_id=user.pk, fact_ids=ids, turn_ids=[])
