@@ -23,7 +23,8 @@ def episode_documents(turn_ids: list[int], *, lock: bool = False) -> dict[int, D
     MEMORY_RECALL_TURN_KEYS=words+facts each holds the live facts extracted from it too."""
     facts = turn_keys.facts_said(turn_ids, lock=lock)
     turns = Turn.objects.episodes().filter(pk__in=turn_ids)
-    rows = with_answered(turns.select_for_update() if lock else turns)
+    # Locked by primary key, like every locking read of a set (recall.index.live_documents).
+    rows = with_answered(turns.select_for_update().order_by("pk") if lock else turns)
     return {
         pk: document_of_text(pk, user_id, turn_keys.key_text(text, facts.get(pk, "")), exchange_of(answered, reply))
         for pk, user_id, text, answered, reply in rows.values_list(

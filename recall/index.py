@@ -126,7 +126,9 @@ def documents(facts: list[Fact]) -> dict[int, Document]:
 def live_documents(fact_ids: list[int], *, lock: bool = False) -> dict[int, Document]:
     facts = Fact.objects.live().filter(pk__in=fact_ids).prefetch_related("entity_tags__entity")
     if lock:
-        facts = facts.select_for_update()
+        # Rows are locked in the order they are read: every locking read of a set of facts takes
+        # them by primary key, so two transactions locking overlapping sets cannot deadlock.
+        facts = facts.select_for_update().order_by("pk")
     return documents(list(facts))
 
 

@@ -77,8 +77,10 @@ def mark(*, user_id: int, fact_ids=(), turn_ids=()) -> None:
     With MEMORY_RECALL_TURN_KEYS=words+facts a fact's source turn is marked with it: the turn's
     entry holds the fact's words (recall.turn_keys)."""
     turn_ids = list(dict.fromkeys([*(int(i) for i in turn_ids), *turn_keys.turns_of(fact_ids)]))
-    rows = [PendingIndex(kind=Kind.FACT, item_id=int(i), user_id=user_id) for i in fact_ids]
-    rows += [PendingIndex(kind=Kind.EPISODE, item_id=int(i), user_id=user_id) for i in turn_ids]
+    # Sorted: an upsert locks its rows in the order given, and two marks of overlapping items
+    # in different orders could each hold a row the other waits for.
+    rows = [PendingIndex(kind=Kind.FACT, item_id=i, user_id=user_id) for i in sorted({int(i) for i in fact_ids})]
+    rows += [PendingIndex(kind=Kind.EPISODE, item_id=i, user_id=user_id) for i in sorted(set(turn_ids))]
     if not rows:
         return
     now = timezone.now()

@@ -47,7 +47,10 @@ def facts_said(turn_ids: Iterable[int], *, lock: bool = False) -> dict[int, str]
     ids = [int(i) for i in turn_ids]
     if not ids or not with_facts():
         return {}
-    facts = Fact.objects.live().filter(source_turn_id__in=ids).order_by("source_turn_id", "pk")
+    # By primary key, the order every locking read of facts takes (recall.index.live_documents):
+    # by turn first, two index writes could each hold a fact the other waits for. Per turn, the
+    # lines still come oldest first.
+    facts = Fact.objects.live().filter(source_turn_id__in=ids).order_by("pk")
     if lock:
         facts = facts.select_for_update()
     lines: dict[int, list[str]] = {}
