@@ -10,16 +10,27 @@ from __future__ import annotations
 from celery import shared_task
 
 from facts.extraction.chain import apply_extraction, call_extractor, extract_turn
+from facts.lost_turns import send_marker, sweep_lost_turns
 from facts.services.retention import episodes_expire
 from facts.services.turns import turns_sweep
 
-__all__ = ["apply_extraction", "call_extractor", "expire_episodes", "extract_turn", "sweep_turns"]
+__all__ = [
+    "apply_extraction",
+    "call_extractor",
+    "expire_episodes",
+    "extract_turn",
+    "sweep_lost_turns",
+    "sweep_turns",
+]
 
 
 @shared_task(name="facts.sweep_turns", ignore_result=True)
 def sweep_turns() -> int:
-    """The periodic sweep (CELERY_BEAT_SCHEDULE; `make run`'s worker runs beat embedded, -B)."""
-    return turns_sweep()
+    """The periodic sweep (CELERY_BEAT_SCHEDULE; `make run`'s worker runs beat embedded, -B):
+    failed turns now, and a marker through the queue that finds the lost ones (facts.lost_turns)."""
+    count = turns_sweep()
+    send_marker()
+    return count
 
 
 @shared_task(name="facts.expire_episodes")

@@ -240,7 +240,9 @@ def turn_get(*, user: MemoryUser, turn_id: str) -> Turn:
 def turn_retry(*, turn: Turn) -> Turn:
     """Queue a failed turn again (its messages were kept: the cursor did not move)."""
     with transaction.atomic():
-        if not Turn.objects.filter(pk=turn.pk, state=TurnState.FAILED).update(state=TurnState.QUEUED):
+        # started_at: when it was sent again (facts.lost_turns reads a queued turn's last send).
+        sent = Turn.objects.filter(pk=turn.pk, state=TurnState.FAILED)
+        if not sent.update(state=TurnState.QUEUED, started_at=timezone.now()):
             turn.refresh_from_db()
             raise Conflict(f"Only a failed turn can be retried; this one is {turn.state}.")
         turn.refresh_from_db()
@@ -282,10 +284,8 @@ def turns_requeue(
 
 
 def turns_sweep(*, now: datetime | None = None) -> int:
-    """The periodic sweep (facts.tasks.sweep_turns): `turns_requeue` with the settings' stuck
-    time (MEMORY_TURN_STUCK_SECONDS) and attempts cap (MEMORY_TURN_MAX_ATTEMPTS)."""
-    return turns_requeue(
-        stuck_for=timedelta(seconds=settings.MEMORY_TURN_STUCK_SECONDS),
-        attempts_cap=settings.MEMORY_TURN_MAX_ATTEMPTS,
-        now=now,
-    )
+    """The periodic sweep (facts.tasks.sweep_turns): failed turns, with the attempts cap
+    (MEMORY_TURN_MAX_ATTEMPTS). Turns queued or extracting whose message was lost are found on
+    the queue's own clock, by the marker the sweep sends after this (facts.lost_turns): by their
+    age alone, turns merely waiting behind a backlog were sent twice (issue 36)."""
+    return turns_requeue(stuck_for=None, attempts_cap=settings.MEMORY_TURN_MAX_ATTEMPTS, now=now)

@@ -8,6 +8,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
+from facts.lost_turns import SEND_SLACK, turns_lost_requeue
 from facts.models import ApiKey, Turn, TurnState
 from facts.services.turns import turns_sweep
 from memory_service.celery import app as celery_app
@@ -32,9 +33,10 @@ def test_a_broker_outage_after_commit_answers_202_and_the_sweep_queues_the_turn_
     assert "periodic sweep" in caplog.text
     broker["queue"].mkdir()  # the broker is back
     with django_capture_on_commit_callbacks(execute=True):
-        assert turns_sweep() == 0  # not stuck yet
-        later = timezone.now() + timedelta(seconds=settings.MEMORY_TURN_STUCK_SECONDS + 1)
-        assert turns_sweep(now=later) == 1
+        assert turns_sweep() == 0  # nothing failed
+        # The sweep's marker, sent after the turn and delivered after everything sent before it,
+        # finds the turn never claimed: its message was lost (facts/lost_turns.py).
+        assert turns_lost_requeue(sent_before=timezone.now()) == 1
     assert _queued_messages(broker) == 1
 
 
@@ -72,11 +74,14 @@ def test_the_sweep_retries_failed_and_stuck_turns_a_bounded_number_of_times(
     failed = _turn(alice, "failed", TurnState.FAILED, 1)
     exhausted = _turn(alice, "exhausted", TurnState.FAILED, 3)
     lost = _turn(alice, "lost", TurnState.QUEUED, 0, age_seconds=stuck + 5)
-    dead = _turn(alice, "dead-worker", TurnState.EXTRACTING, 2, age_seconds=stuck + 5)
+    dead = _turn(alice, "dead-worker", TurnState.EXTRACTING, 2, age_seconds=stuck + 30)
     busy = _turn(alice, "busy", TurnState.EXTRACTING, 1, age_seconds=10)
     done = _turn(alice, "done", TurnState.DONE, 1, age_seconds=stuck + 5)
+    now = timezone.now()
     with django_capture_on_commit_callbacks(execute=False) as sent:
-        assert turns_sweep() == 3
+        assert turns_sweep(now=now) == 1  # the failed one
+        # The lost and the dead worker's, found by the sweep's marker (facts/lost_turns.py).
+        assert turns_lost_requeue(sent_before=now - SEND_SLACK, now=now) == 2
     assert len(sent) == 3
     states = dict(Turn.objects.values_list("turn_id", "state"))
     assert states == {
@@ -90,6 +95,7 @@ def test_the_sweep_retries_failed_and_stuck_turns_a_bounded_number_of_times(
     # The turns just sent are not stuck: a second sweep right away sends nothing.
     with django_capture_on_commit_callbacks(execute=False) as again:
         assert turns_sweep() == 0
+        assert turns_lost_requeue(sent_before=now - SEND_SLACK) == 0
     assert again == []
 
 
