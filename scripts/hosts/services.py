@@ -100,9 +100,9 @@ class Cluster:
                 "CELERY_VISIBILITY_TIMEOUT": "30",
                 "CELERY_TASK_SOFT_TIME_LIMIT": "15",
                 "CELERY_TASK_TIME_LIMIT": "20",
-                # The sweep runs often, but a turn is "stuck" only after 5 minutes: a shorter
-                # bound re-queued turns that were merely waiting in a backlog (a first run on the
-                # busy machine: 40 s queue waits), and the duplicates slowed the worker further.
+                # The sweep runs often; its marker through the db queue finds lost turns however
+                # long the backlog (facts/lost_turns.py), and a claimed turn is stuck 5 minutes
+                # after its claim, on the queue's clock.
                 "MEMORY_TURN_SWEEP_SECONDS": "10",
                 "MEMORY_TURN_STUCK_SECONDS": "300",
                 "MEMORY_INDEX_DRAIN_SECONDS": "10",
