@@ -7,12 +7,13 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from facts import arbitration
 from facts.entities import tag_fact
 from facts.guard import check_entity_names, check_fact_text, check_identifier
-from facts.models import ActorKind, AppliedChange, Fact, HistoryAction, MemoryUser, Status, Tenant, Turn
+from facts.models import LIVE, ActorKind, AppliedChange, Fact, HistoryAction, MemoryUser, Status, Tenant, Turn
 from facts.services.actors import Actor
 from facts.services.budgets import check_budget, check_value_json, fact_chars, same_meter, value_json_chars
 from facts.services.changes import announce_facts_changed, record, snapshot
@@ -107,12 +108,11 @@ def fact_store(
         return replayed
 
     digest = text_hash(text)
-    existing = _duplicate_of(user, digest)
+    existing, current = _duplicate_and_contradicted(user, digest, key, contradicts)
     if existing is not None:
         hint = confidence if _hint_is_trusted(actor, existing.category, None) else None
         result = StoreResult(_refresh(existing, actor, hint, now), "duplicate")
     else:
-        current = _contradicted(user, key, contradicts)
         draft = FactDraft(
             text=text,
             digest=digest,
@@ -150,21 +150,26 @@ def _replayed(idempotency_key: str) -> StoreResult | None:
     return StoreResult(fact, "idempotent") if fact is not None else None
 
 
-def _duplicate_of(user: MemoryUser, digest: str) -> Fact | None:
-    """The user's newest live or pending fact with the same normalised text."""
-    return (
-        Fact.objects.filter(user=user, text_hash=digest, status__in=[Status.ACTIVE, Status.PENDING], valid_to=None)
-        .order_by("-created_at")
-        .first()
+def _duplicate_and_contradicted(
+    user: MemoryUser, digest: str, key: str, contradicts: Fact | None
+) -> tuple[Fact | None, Fact | None]:
+    """The user's newest live or pending fact with the same normalised text (a duplicate), and the
+    fact a new one contradicts: `contradicts` while it is live, else the user's newest live fact
+    with the same key. One read for both: they were two for every fact stored (issue 36)."""
+    same_text = Q(text_hash=digest, status__in=[Status.ACTIVE, Status.PENDING], valid_to=None)
+    named = contradicts if contradicts is not None and contradicts.is_live else None
+    same_key = bool(key) and named is None
+    wanted = same_text | (LIVE & Q(key=key)) if same_key else same_text
+    rows = list(Fact.objects.filter(user=user).filter(wanted).order_by("-created_at"))
+    duplicate = next(
+        (f for f in rows if f.text_hash == digest and f.status in _NOT_RETIRED and f.valid_to is None), None
     )
+    if not same_key:
+        return duplicate, named
+    return duplicate, next((f for f in rows if f.key == key and f.status == Status.ACTIVE and f.valid_to is None), None)
 
 
-def _contradicted(user: MemoryUser, key: str, contradicts: Fact | None) -> Fact | None:
-    if contradicts is not None and contradicts.is_live:
-        return contradicts
-    if key:
-        return Fact.objects.live().filter(user=user, key=key).order_by("-created_at").first()
-    return None
+_NOT_RETIRED = (Status.ACTIVE, Status.PENDING)
 
 
 def _insert_or_hold(user: MemoryUser, draft: FactDraft, actor: Actor, now, *, current: Fact | None) -> StoreResult:
