@@ -8,9 +8,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from core.errors import Rejected
+from facts.logbuffer import save_later
 from facts.models import Fact, MemoryUser, Turn, TurnState
-from memory_service.errors import Rejected
-from memory_service.logbuffer import save_later
 from profiles.context import ContextBlock, Policy, build_block
 from profiles.models import ContextLog, Profile, ProfileTrigger
 from profiles.projection import build_profile, fact_item
@@ -164,20 +164,43 @@ def _recall_for_context(user: MemoryUser, query: str) -> tuple[list[tuple[dict, 
     )
     hits, matched = [], set()
     for hit in result.items:
+        score = round(float(hit.score), 6)
+        if hit.kind == "episode" and hit.folded_facts:
+            # Facts recall folded into their turn (ranked through it, or below it): each a fact line,
+            # the first with the turn quoted under it, as a fact hit with its folded turn is shown.
+            folded = _facts_with_quote(hit.folded_facts, hit.quote)
+            hits += [(item, score) for item in folded]
+            if (hit.signals or {}).get("lexical_rank") is not None:
+                # The turn matched the query's words; a fact counts as matched when its own words did.
+                matched |= {item["id"] for item in folded if _shares_a_word(query, item["text"])}
+            continue
         if hit.kind == "episode":
             episode = _quote_item(hit.quote)
             if episode is not None:
-                hits.append((episode, round(float(hit.score), 6)))
+                hits.append((episode, score))
             continue
         if not hit.fact.is_live:
             continue
-        item = fact_item(hit.fact)
-        if hit.quote is not None and (quote := _quote_item(hit.quote)) is not None:
-            item["quote"] = quote
-        hits.append((item, round(float(hit.score), 6)))
+        [item] = _facts_with_quote([hit.fact], hit.quote)
+        hits.append((item, score))
         if (hit.signals or {}).get("lexical_rank") is not None:
             matched.add(item["id"])
     return hits, matched, {"mode": result.mode, "degraded": result.degraded, "hits": len(hits)}
+
+
+def _shares_a_word(query: str, text: str) -> bool:
+    """Does the text hold one of the query's content words (stemmed as the index stems them)?"""
+    from recall.query import content_words, stem
+
+    return bool({stem(w) for w in content_words(query)} & {stem(w) for w in content_words(text, limit=200)})
+
+
+def _facts_with_quote(facts: list[Fact], quote) -> list[dict]:
+    """The live facts as profile items, the first carrying the turn's quote (when it may be quoted)."""
+    items = [fact_item(fact) for fact in facts if fact.is_live]
+    if items and quote is not None and (quoted := _quote_item(quote)) is not None:
+        items[0]["quote"] = quoted
+    return items
 
 
 def _cite_turns(user: MemoryUser, citations: list[dict]) -> None:

@@ -10,8 +10,9 @@ here it also keeps a user's few facts from taking the first places by being firs
 (rank fusion sees a rank, not how many a list held; docs/measurements.md §24).
 
 Only facts a turn's key holds go this way: live facts whose source turn is an episode recall may
-return (said by `as_of`). A fact with no such turn (imported, added through the API, its turn
-withdrawn or past retention) and, as of a past time, one no longer live keep their own lists.
+return (said by `as_of`) and is in the episode index. A fact with no such turn (imported, added
+through the API, its turn withdrawn, past retention or not indexed yet) and, as of a past time,
+one no longer live keep their own lists.
 """
 
 from __future__ import annotations
@@ -22,14 +23,18 @@ from django.conf import settings
 from django.db.models import QuerySet
 
 from facts.models import Fact, MemoryUser
-from recall import episodes, fusion, turn_keys
+from recall import episodes, fts, fusion, turn_keys
 from recall.hits import EpisodeHit, FactHit
+from recall.tables import EPISODES
 
 
 def active(sources: tuple[str, ...]) -> bool:
-    """Both kinds asked for, the setting on, and turn keys that hold the facts' words."""
+    """Both kinds asked for, the setting on, turn keys that hold the facts' words, and the merge on
+    (a fact comes back folded into its turn; with MEMORY_RECALL_EPISODE_MERGE off the caller asked
+    for facts and turns as items of their own)."""
     return (
         settings.MEMORY_RECALL_FACTS_THROUGH_TURNS
+        and settings.MEMORY_RECALL_EPISODE_MERGE
         and turn_keys.with_facts()
         and "facts" in sources
         and "episodes" in sources
@@ -37,14 +42,20 @@ def active(sources: tuple[str, ...]) -> bool:
 
 
 def drop_keyed_facts(user: MemoryUser, as_of: datetime | None, cands: dict[int, fusion.Candidate]) -> None:
-    """Take out of the fact candidates those their source turn's key holds (one query)."""
+    """Take out of the fact candidates those their source turn's key holds: live, from an episode
+    said by `as_of` that is in the episode index. A turn the index has not written yet (a lagging
+    outbox) cannot rank for its facts, so they keep their own lists meanwhile (two queries)."""
     if not cands:
         return
-    keyed = Fact.objects.live().filter(
-        user=user, pk__in=list(cands), source_turn__in=episodes.said_by(user, as_of).values("pk")
+    keyed = dict(
+        Fact.objects.live()
+        .filter(user=user, pk__in=list(cands), source_turn__in=episodes.said_by(user, as_of).values("pk"))
+        .values_list("pk", "source_turn_id")
     )
-    for fact_id in keyed.values_list("pk", flat=True):
-        del cands[fact_id]
+    indexed = fts.indexed_hashes(set(keyed.values()), EPISODES)
+    for fact_id, turn_id in keyed.items():
+        if turn_id in indexed:
+            del cands[fact_id]
 
 
 def fold_turn_facts(user: MemoryUser, base: QuerySet[Fact], episode_hits: list[EpisodeHit]) -> None:

@@ -1,10 +1,11 @@
 """The words that answer reach the caller through every door (issue 34, "Return what is counted").
 
 A new user's turn "We just adopted a dog called Biscuit. I use Emacs." gives one fact, "User uses
-Emacs."; recall folds the turn into that fact. Asked "what is my dog called?", REST recall, the
-context block (REST and MCP `get_context`), MCP `search_memories` and mem0's search each carry the
-turn's words, all rendered from the one quote recall builds (recall.hits.Quote). Real clients
-against a live server with the offline rules extractor."""
+Emacs."; recall ranks the fact through its turn and returns the two as one item. Asked "what is
+my dog called?", REST recall, the context block (REST and MCP `get_context`), MCP
+`search_memories` and mem0's search each carry the turn's words, all rendered from the one quote
+recall builds (recall.hits.Quote). Real clients against a live server with the offline rules
+extractor."""
 
 from __future__ import annotations
 
@@ -37,11 +38,13 @@ def told(live):
     return live
 
 
-def test_rest_recall_returns_the_turn_with_the_fact_it_was_folded_into(told):
+def test_rest_recall_returns_the_turn_with_the_fact_folded_into_it(told):
+    # The fact is ranked through its turn (MEMORY_RECALL_FACTS_THROUGH_TURNS, the default): one item,
+    # the turn's words, the fact with it.
     body = _rest(told, "post", f"/users/{USER}/recall", {"query": QUESTION, "sources": ["facts", "episodes"]})
     [item] = body["items"]
-    assert item["kind"] == "fact" and item["fact"]["text"] == "User uses Emacs." and item["episode"] is None
-    assert item["quote"]["text"] == SAID and item["quote"]["turn_id"] == "t1"
+    assert item["kind"] == "episode" and item["episode"]["text"] == SAID and item["episode"]["turn_id"] == "t1"
+    assert [f["text"] for f in item["folded_facts"]] == ["User uses Emacs."] and item["fact"] is None
 
 
 def test_the_context_block_quotes_the_turn_under_its_fact(told):

@@ -52,7 +52,8 @@ def test_a_fact_its_turns_key_holds_comes_back_folded_into_that_turn_not_as_an_i
     assert turn_item["folded_facts"][0]["text"] == fact.text
 
 
-def test_with_the_setting_off_the_same_fact_is_ranked_in_its_own_lists(api, post_turn, keyed):
+def test_with_the_setting_off_the_same_fact_is_ranked_in_its_own_lists(api, post_turn, keyed, settings):
+    settings.MEMORY_RECALL_FACTS_THROUGH_TURNS = False
     post_turn(api, "t1", SAID)
     fact = Fact.objects.live().get(source_turn__turn_id="t1")
     items = recall_items(api, QUERY)
@@ -63,6 +64,7 @@ def test_with_the_setting_off_the_same_fact_is_ranked_in_its_own_lists(api, post
 def test_with_turn_keys_of_words_only_the_setting_changes_nothing(api, post_turn, settings):
     # The turn's key does not hold the fact's words: ranking the fact through it would lose them.
     settings.MEMORY_RECALL_FACTS_THROUGH_TURNS = True
+    settings.MEMORY_RECALL_TURN_KEYS = "words"
     post_turn(api, "t1", SAID)
     fact = Fact.objects.live().get(source_turn__turn_id="t1")
     assert fact_items(recall_items(api, QUERY)) == [str(fact.uuid)]
@@ -95,6 +97,28 @@ def test_the_setting_without_keys_that_hold_facts_is_named_by_a_system_check(set
     from recall.checks import check_facts_through_turns
 
     settings.MEMORY_RECALL_FACTS_THROUGH_TURNS = True
+    settings.MEMORY_RECALL_TURN_KEYS = "words"
     assert [w.id for w in check_facts_through_turns()] == ["recall.W001"]
     settings.MEMORY_RECALL_TURN_KEYS = "words+facts"
     assert check_facts_through_turns() == []
+
+
+def test_a_fact_whose_turn_the_index_has_not_written_keeps_its_own_lists(api, post_turn, through_turns):
+    # A lagging outbox: the turn is no episode candidate yet, so it cannot rank for its fact.
+    from recall import fts, vec
+    from recall.tables import EPISODES
+
+    post_turn(api, "t1", SAID)
+    fact = Fact.objects.live().get(source_turn__turn_id="t1")
+    fts.delete([fact.source_turn_id], EPISODES)
+    vec.delete([fact.source_turn_id], EPISODES)
+    assert fact_items(recall_items(api, QUERY)) == [str(fact.uuid)]
+
+
+def test_with_the_merge_off_the_fact_stays_an_item_of_its_own(api, post_turn, through_turns, settings):
+    settings.MEMORY_RECALL_EPISODE_MERGE = False
+    post_turn(api, "t1", SAID)
+    fact = Fact.objects.live().get(source_turn__turn_id="t1")
+    items = recall_items(api, QUERY)
+    assert fact_items(items) == [str(fact.uuid)]
+    assert all(not i["folded_facts"] for i in items if i["kind"] == "episode")

@@ -16,6 +16,14 @@ SAID = "We just adopted a dog called Biscuit. I use Emacs."
 QUESTION = "what is my dog called?"
 
 
+@pytest.fixture(autouse=True)
+def facts_in_their_own_lists(settings):
+    """These tests are about a fact hit and the turn folded into it: facts ranked in their own lists
+    (tests/recall/test_facts_through_turns.py and tests/profiles/test_context_facts_through_turns.py
+    cover the default, where a fact is ranked through its turn)."""
+    settings.MEMORY_RECALL_FACTS_THROUGH_TURNS = False
+
+
 @pytest.fixture
 def biscuit(api, post_turn):
     """A new user's one turn, which the rules extractor makes one fact of ("User uses Emacs.")."""

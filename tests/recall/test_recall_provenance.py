@@ -19,7 +19,8 @@ def _items(client, query: str) -> list[dict]:
     return response.json()["items"]
 
 
-def test_a_fact_hit_and_an_episode_hit_name_the_turn_they_came_from(api, post_turn):
+def test_a_fact_hit_and_an_episode_hit_name_the_turn_they_came_from(api, post_turn, settings):
+    settings.MEMORY_RECALL_FACTS_THROUGH_TURNS = False  # a fact item of its own, not folded into its turn
     post_turn(api, "t1", SAID)
     post_turn(api, "t2", DOG)  # the rules extractor finds no fact here: it is recalled as an episode
     items = _items(api, "Samsung dog Biscuit")

@@ -42,7 +42,8 @@ def said(api, post_turn) -> tuple[Turn, Fact]:
     return Turn.objects.get(turn_id="t1"), fact
 
 
-def test_by_default_a_turn_is_indexed_under_its_own_words_only(api, post_turn):
+def test_with_words_keys_a_turn_is_indexed_under_its_own_words_only(api, post_turn, settings):
+    settings.MEMORY_RECALL_TURN_KEYS = "words"
     turn, _ = said(api, post_turn)
     assert matches(turn, "cilantro") == [turn.pk]
     assert matches(turn, FACT_ONLY) == []

@@ -7,7 +7,8 @@
   skipped). Extraction runs in the service's background, as for any turn.
 - `search_memory(app_name, user_id, query)` recalls the user's facts and past messages
   (`sources` facts and episodes): facts come back with author "memory" (and, in
-  `custom_metadata["quote"]`, the words of the turn recall folded into them), past messages with
+  `custom_metadata["quote"]`, the words of the turn they came from, when recall folded the two
+  together, either way round), past messages with
   author "user"; a past message the injection floor flags (`injection_rule`) is left out.
 - the service's user id is `user_id_for(app_name, user_id)`: by default `"{app_name}:{user_id}"`,
   so two ADK apps of one tenant keep apart.
@@ -100,21 +101,14 @@ class MemoryServiceMemory(BaseMemoryService):
         memories = []
         for item in found.items:
             if item.fact is not None:
-                memories.append(
-                    MemoryEntry(
-                        id=str(item.fact.id),
-                        author="memory",
-                        timestamp=item.fact.valid_from.isoformat(),
-                        content=types.Content(role="user", parts=[types.Part.from_text(text=item.fact.text)]),
-                        custom_metadata={
-                            "kind": "fact",
-                            "score": item.score,
-                            "category": item.fact.category,
-                            # the words it came from, when recall folded its turn into it
-                            "quote": item.quote.text if item.quote and not item.quote.injection_rule else None,
-                        },
-                    )
-                )
+                quote = item.quote.text if item.quote and not item.quote.injection_rule else None
+                memories.append(_fact_entry(item.fact, item.score, quote))
+            elif item.episode is not None and item.folded_facts:
+                # Facts recall ranked through (or folded into) their turn: each a memory, the first
+                # with the turn's words as its quote, as a fact item with its folded turn is given.
+                quote = None if item.episode.injection_rule else item.episode.text
+                for i, fact in enumerate(item.folded_facts):
+                    memories.append(_fact_entry(fact, item.score, quote if i == 0 else None))
             elif item.episode is not None and not item.episode.injection_rule:
                 memories.append(
                     MemoryEntry(
@@ -131,3 +125,14 @@ class MemoryServiceMemory(BaseMemoryService):
         """Forget one fact by the id search_memory gave it (past messages are not deleted here)."""
         if memory_id and not memory_id.startswith("turn:"):
             await self.client.forget_fact(memory_id)
+
+
+def _fact_entry(fact: Any, score: float, quote: str | None) -> MemoryEntry:
+    """A fact as a memory of author "memory"; `quote`: the words of the turn it came from, if any."""
+    return MemoryEntry(
+        id=str(fact.id),
+        author="memory",
+        timestamp=fact.valid_from.isoformat(),
+        content=types.Content(role="user", parts=[types.Part.from_text(text=fact.text)]),
+        custom_metadata={"kind": "fact", "score": score, "category": fact.category, "quote": quote},
+    )

@@ -1,0 +1,50 @@
+"""The context block when recall ranks facts through their turns (MEMORY_RECALL_FACTS_THROUGH_TURNS, the
+default): a fact folded into its turn's item is still a fact line, with the turn it came from
+quoted under it, as a fact hit with its folded turn is shown (docs/design.md §6, docs/recall.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from facts.models import Fact
+
+pytestmark = pytest.mark.django_db
+
+# The offline rules make "User dislikes cilantro." of it.
+SAID = "Honestly, I can't stand cilantro."
+
+
+@pytest.fixture
+def post_turn(settings, django_capture_on_commit_callbacks):
+    """POST a turn and run its extraction with the offline rules extractor (no LLM key)."""
+    settings.OPENAI_API_KEY = ""
+
+    def post(client, turn_id: str, text: str) -> None:
+        body = {"session_id": "s1", "turn_id": turn_id, "user_input": text}
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client.post("/users/u1/turns", body)
+        assert response.status_code in (200, 202), response.content
+
+    return post
+
+
+def _context(client, query: str) -> dict:
+    response = client.post("/users/u1/context", {"query": query, "max_tokens": 800})
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+@pytest.mark.parametrize("through_turns", [True, False])
+def test_a_fact_folded_into_its_turn_is_a_fact_line_with_the_turn_quoted_under_it(
+    api, post_turn, settings, through_turns
+):
+    settings.MEMORY_RECALL_TURN_KEYS = "words+facts"
+    settings.MEMORY_RECALL_FACTS_THROUGH_TURNS = through_turns
+    post_turn(api, "t1", SAID)
+    fact = Fact.objects.live().get(source_turn__turn_id="t1")
+    body = _context(api, "what food does the user dislike?")
+    # The profile's preferences section claims it first; the quote recall brought comes with it.
+    [item] = [i for s in body["sections"] for i in s["items"] if i["id"] == str(fact.uuid)]
+    assert item["text"] == fact.text and f"- {fact.text}" in body["text"]
+    assert item["quote"] == SAID
+    assert not [i for s in body["sections"] if s["name"] == "conversation" for i in s["items"]]
