@@ -73,10 +73,8 @@ def turns_lost_requeue(*, sent_before: datetime, now: datetime | None = None) ->
     count = 0
     for turn in turns.order_by("pk"):
         with transaction.atomic():
-            # Compare-and-set: a turn claimed or finished meanwhile is left alone.
-            if Turn.objects.filter(pk=turn.pk, state=turn.state, started_at=turn.started_at).update(
-                state=TurnState.QUEUED, started_at=now
-            ):
+            # Compare-and-set: a turn claimed, finished or sent again meanwhile is left alone.
+            if Turn.objects.requeue(turn, now=now, same_send=True):
                 enqueue(turn)
                 count += 1
     if count:

@@ -11,6 +11,11 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+# Re-exported (explicitly, for mypy): a turn and its transitions live in facts/turn_state.py.
+from facts.turn_state import Turn as Turn
+from facts.turn_state import TurnQuerySet as TurnQuerySet
+from facts.turn_state import TurnState as TurnState
+
 # --- Tenancy ----------------------------------------------------------------------
 
 
@@ -295,66 +300,8 @@ class Edge(models.Model):
 # --- Turns and extraction bookkeeping ----------------------------------------------------
 
 
-class TurnState(models.TextChoices):
-    QUEUED = "queued"
-    SKIPPED = "skipped"
-    EXTRACTING = "extracting"
-    DONE = "done"
-    FAILED = "failed"
-    # Not to be remembered (the caller, the person, or their memory mode said so): kept
-    # without its words, only so that a retry of the same turn_id is recognised.
-    WITHHELD = "withheld"
-
-
-class TurnQuerySet(models.QuerySet):
-    def episodes(self) -> TurnQuerySet:
-        """The turns recall may return as episodes (docs/design.md §10): extraction finished
-        `done` (not skipped by the salience gate, not failed), episode not withdrawn."""
-        return self.filter(state=TurnState.DONE, episode_withdrawn=False)
-
-    def waiting(self) -> TurnQuerySet:
-        """The turns still waiting for extraction: queued or being extracted (the backlog)."""
-        return self.filter(state__in=[TurnState.QUEUED, TurnState.EXTRACTING])
-
-
-class Turn(models.Model):
-    id = models.BigAutoField(primary_key=True)
-    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+")
-    user = models.ForeignKey(MemoryUser, on_delete=models.CASCADE, related_name="turns")
-    session_id = models.CharField(max_length=128)
-    turn_id = models.CharField(max_length=128)  # the client's id, or one we generate
-    user_input = models.TextField()
-    assistant_response = models.TextField(blank=True, default="")
-    occurred_at = models.DateTimeField(default=timezone.now)
-    created_at = models.DateTimeField(default=timezone.now)
-    state = models.CharField(max_length=12, choices=TurnState.choices, default=TurnState.QUEUED)
-    attempts = models.PositiveIntegerField(default=0)
-    last_error = models.TextField(blank=True, default="")
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    queue_wait_ms = models.FloatField(null=True, blank=True)
-    processing_ms = models.FloatField(null=True, blank=True)
-    llm_ms = models.FloatField(null=True, blank=True)
-    extractor = models.CharField(max_length=32, blank=True, default="")
-    # What applying this turn changed: {"added": [...], "superseded": [...], ...}
-    outcome = models.JSONField(default=dict, blank=True)
-    # Set when a fact from this turn is forgotten: its words leave episode recall too.
-    episode_withdrawn = models.BooleanField(default=False)
-    # A withheld turn's only trace of its content: an HMAC of its session and messages, so a
-    # retry under the same turn_id is told from other content (facts.services.turns).
-    content_digest = models.CharField(max_length=64, blank=True, default="")
-
-    objects = TurnQuerySet.as_manager()
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["user", "turn_id"], name="turn_unique_per_user")]
-        indexes = [
-            models.Index(fields=["user", "session_id", "created_at"], name="turn_session"),
-            models.Index(fields=["tenant", "state"], name="turn_tenant_state"),
-            # The newest extracted turn says which extractor runs (facts.extraction.status), read
-            # by every posted turn: without it that read walked back over every turn still queued.
-            models.Index(fields=["id"], name="turn_extracted", condition=~Q(extractor="")),
-        ]
+# TurnState, TurnQuerySet and Turn live in facts/turn_state.py with every transition of a
+# turn's state; imported above, so `from facts.models import Turn` works as before.
 
 
 class MemoryModeChange(models.Model):

@@ -15,6 +15,7 @@ import logging
 import re
 import time
 import uuid
+from dataclasses import replace
 from datetime import datetime
 
 from django.db import transaction
@@ -23,10 +24,11 @@ from django.utils import timezone
 
 from facts import services
 from facts.entities import resolve_entity
-from facts.extraction import pipeline
+from facts.extraction.job import Job, Result, timings
 from facts.guard import check_entity_name, check_untrusted_text
-from facts.models import Edge, Fact, FactEntity, MemoryMode, SessionCursor, Status, Turn, TurnState
+from facts.models import Edge, Fact, FactEntity, MemoryMode, SessionCursor, Status, Turn
 from facts.services.memory_mode import memory_mode_of
+from facts.turn_state import empty_outcome
 from memory_service.errors import Conflict, Rejected
 from memory_service.timestamps import in_utc
 
@@ -72,13 +74,13 @@ def _excerpt(fact_text: str, user_texts: list[str]) -> str:
 class Applier:
     """Applies one reply for one turn; collects the outcome the dashboard shows."""
 
-    def __init__(self, turn: Turn, job: dict, extractor: str):
+    def __init__(self, turn: Turn, job: Job, extractor: str):
         self.turn = turn
         self.user = turn.user
-        self.refs: dict[str, str] = job.get("refs", {})
-        self.user_texts = [m["user"] for m in job.get("messages", [])]
+        self.refs: dict[str, str] = job.refs
+        self.user_texts = [m["user"] for m in job.messages]
         self.actor = services.Actor.extractor(extractor.split(":")[0] or "llm")
-        self.outcome = pipeline.empty_outcome()
+        self.outcome = empty_outcome()
         self.touched: list[Fact] = []  # added, refreshed or pending: candidates for edge provenance
 
     # --- ids -------------------------------------------------------------------------------
@@ -249,62 +251,52 @@ def _summary(outcome: dict) -> str:
     return "nothing durable found"
 
 
-def apply(job: dict, result: dict) -> None:
+def apply(job: Job, result: Result) -> None:
     """Apply the extractor's result for a prepared job, or record its failure."""
     apply_started = time.time()
-    if result.get("error"):
-        pipeline.fail(job, result, apply_started)
+    if result.error:
+        fail(job, result, apply_started)
         return
-    turn = Turn.objects.select_related("user").filter(pk=job["turn_pk"]).first()
+    turn = Turn.objects.select_related("user").filter(pk=job.turn_pk).first()
     if turn is None:
-        log.info("Turn %s is gone (user erased?); dropping its extraction result", job["turn_pk"])
+        log.info("Turn %s is gone (user erased?); dropping its extraction result", job.turn_pk)
         return
     try:
         # The person's row is held until commit and their memory mode read once (services.holding);
         # the facts the reply changes are announced together (services.announcing_once).
         with transaction.atomic(), services.holding(turn.user), services.announcing_once(turn.user):
-            # Compare-and-set: of two deliveries of one result (or two chains of one turn), one applies.
-            claimed = Turn.objects.filter(pk=turn.pk, state__in=[TurnState.EXTRACTING, TurnState.FAILED]).update(
-                state=TurnState.DONE, last_error=""
-            )
-            if not claimed:
+            # First, so that of two deliveries of one result (or two chains of one turn) one applies.
+            if not Turn.objects.finish(turn.pk):
                 log.info("Turn %s already finished; duplicate result ignored", turn.pk)
                 return
-            outcome = Applier(turn, job, result.get("extractor", "")).run(result["reply"])
+            if result.reply is None:
+                raise KeyError("reply")  # a result with neither a reply nor an error: failed, as before
+            outcome = Applier(turn, job, result.extractor).run(result.reply)
             outcome["reason"] = _summary(outcome)
-            _cover_window(turn, job)
+            # Earlier failed turns fed with this one are done now: their messages were applied.
+            Turn.objects.cover(job.window, by=turn)
             _advance_cursor(turn, job)
-            Turn.objects.filter(pk=turn.pk).update(
-                finished_at=timezone.now(),
-                extractor=result.get("extractor", "")[:32],
-                outcome=outcome,
-                **pipeline.timings(job, result, apply_started),
+            Turn.objects.record_done(
+                turn, outcome=outcome, extractor=result.extractor, timings=timings(job, result, apply_started)
             )
-            pipeline.announce_turn_processed(turn, TurnState.DONE)
     except Exception as exc:
         # Nothing of this result was written (one transaction); keep the turn for the next attempt.
         log.exception("Applying the extraction of turn %s failed", turn.pk)
-        pipeline.fail(
-            job, {**result, "error": f"applying the result failed: {type(exc).__name__}: {exc}"}, apply_started
-        )
+        result = replace(result, error=f"applying the result failed: {type(exc).__name__}: {exc}")
+        fail(job, result, apply_started)
 
 
-def _cover_window(turn: Turn, job: dict) -> None:
-    """Earlier failed turns fed with this one are done now: their messages were applied."""
-    others = [pk for pk in job.get("window", []) if pk != turn.pk]
-    for other in Turn.objects.filter(pk__in=others, state=TurnState.FAILED):
-        updated = Turn.objects.filter(pk=other.pk, state=TurnState.FAILED).update(
-            state=TurnState.DONE,
-            finished_at=timezone.now(),
-            last_error="",
-            outcome={**pipeline.empty_outcome(f"applied with turn {turn.turn_id}")},
-        )
-        if updated:
-            pipeline.announce_turn_processed(other, TurnState.DONE)
+def fail(job: Job, result: Result, apply_started: float) -> None:
+    """Record a failed extraction; the cursor stays, so the messages are fed again later."""
+    reason = result.error or "unknown failure"
+    if Turn.objects.fail(
+        job.turn_pk, reason=reason, extractor=result.extractor, timings=timings(job, result, apply_started)
+    ):
+        log.warning("Extraction of turn %s failed: %s", job.turn_pk, reason)
 
 
-def _advance_cursor(turn: Turn, job: dict) -> None:
-    newest = max(job.get("window", [turn.pk]))
+def _advance_cursor(turn: Turn, job: Job) -> None:
+    newest = max(job.window or [turn.pk])
     cursors = SessionCursor.objects.filter(user_id=turn.user_id, session_id=turn.session_id)
     behind = Q(last_applied_turn__isnull=True) | Q(last_applied_turn__lt=newest)
     # One statement for a session seen before (it moves only forward); a new session's is created.

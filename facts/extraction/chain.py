@@ -27,6 +27,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
 from facts.extraction.apply import apply
+from facts.extraction.job import Job, Result
 from facts.extraction.pipeline import prepare
 from memory_service.queues import about_users, consumes, eager
 
@@ -64,11 +65,11 @@ def extract_turn(turn_pk: int, enqueued_at: float | None = None) -> None:
     job = prepare(turn_pk, enqueued_at)
     if job is None:
         return
-    job["timing"]["llm_sent_at"] = time.time()
+    job.timing["llm_sent_at"] = time.time()
     if consumes(settings.MEMORY_QUEUE_LLM) and not eager():
         apply(job, extract(job))
     else:
-        call_extractor.apply_async((job,), **about_users(job["user_pk"]))
+        call_extractor.apply_async((job.to_message(),), **about_users(job.user_pk))
 
 
 # Time limits above the worst case of one call with its retries and re-ask (settings).
@@ -79,12 +80,14 @@ def extract_turn(turn_pk: int, enqueued_at: float | None = None) -> None:
     time_limit=settings.MEMORY_LLM_WORST_CASE_SECONDS + 60,
 )
 def call_extractor(job: dict) -> None:
+    """`job`: a Job's message (facts.extraction.job), as every version of extract_turn sent it."""
     # Touches no database: this may run on an LLM-only machine.
-    result = extract(job)
-    apply_extraction.apply_async((job, result), **about_users(job["user_pk"]))
+    prepared = Job.from_message(job)
+    result = extract(prepared)
+    apply_extraction.apply_async((prepared.to_message(), result.to_message()), **about_users(prepared.user_pk))
 
 
-def extract(job: dict) -> dict:
+def extract(job: Job) -> Result:
     """The model's reply to the job (or why there is none), with its timings."""
     # The llm module is imported here, not at the top, because it loads the openai SDK
     # (seconds of start-up), which only workers of the llm queue need; the web process
@@ -94,23 +97,20 @@ def extract(job: dict) -> dict:
     started = time.time()
     try:
         call = run_extractor(job)
-        result = {
-            "reply": call.reply,
-            "extractor": call.extractor,
-            "llm_ms": call.llm_ms,
-            "tries": call.tries,
-            "reasks": call.reasks,
-        }
+        result = Result(
+            reply=call.reply, extractor=call.extractor, llm_ms=call.llm_ms, tries=call.tries, reasks=call.reasks
+        )
     except ExtractionFailed as exc:
-        result = {"error": exc.reason, "extractor": f"llm:{settings.MEMORY_LLM_MODEL}", "llm_ms": 0.0}
+        result = Result(error=exc.reason, extractor=f"llm:{settings.MEMORY_LLM_MODEL}")
     except Exception as exc:  # a bug or an unexpected SDK error: fail the turn visibly, keep its messages
-        log.exception("Extractor crashed on turn %s", job.get("turn_pk"))
-        result = {"error": f"extractor crashed: {type(exc).__name__}: {exc}", "extractor": "", "llm_ms": 0.0}
+        log.exception("Extractor crashed on turn %s", job.turn_pk)
+        result = Result(error=f"extractor crashed: {type(exc).__name__}: {exc}")
     now = time.time()
-    result["timing"] = {"llm_started": started, "llm_task_ms": round((now - started) * 1000, 3), "apply_sent_at": now}
+    result.timing = {"llm_started": started, "llm_task_ms": round((now - started) * 1000, 3), "apply_sent_at": now}
     return result
 
 
 @shared_task(name="facts.apply_extraction", acks_late=True, **DATABASE_RETRY)
 def apply_extraction(job: dict, result: dict) -> None:
-    apply(job, result)
+    """`job` and `result`: their messages (facts.extraction.job), as every version sent them."""
+    apply(Job.from_message(job), Result.from_message(result))

@@ -19,6 +19,7 @@ from django.conf import settings
 from openai.types.chat import ChatCompletionMessageParam
 
 from facts.extraction import prompt, rules
+from facts.extraction.job import Job
 from facts.extraction.schema import InvalidReply, parse_reply
 
 log = logging.getLogger(__name__)
@@ -127,11 +128,11 @@ def run_llm(messages: list[dict]) -> CallResult:
             raise ExtractionFailed(f"The model's reply was invalid twice: {second}") from second
 
 
-def run_extractor(job: dict) -> CallResult:
+def run_extractor(job: Job) -> CallResult:
     """The reply for a prepared job: the LLM when configured here, else the offline rules."""
     if not llm_configured():
         started = time.perf_counter()
-        reply = rules.extract([m["user"] for m in job["messages"]])
+        reply = rules.extract([m["user"] for m in job.messages])
         return CallResult(reply=reply, extractor="rules", llm_ms=(time.perf_counter() - started) * 1000)
-    messages = prompt.build_messages(facts=job["facts"], messages=job["messages"], now=job["now"])
+    messages = prompt.build_messages(facts=job.facts, messages=job.messages, now=job.now)
     return run_llm(messages)

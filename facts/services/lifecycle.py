@@ -109,7 +109,7 @@ def _forget(fact: Fact, actor: Actor, reason: str) -> None:
     # Nor may the turn it came from bring the words back through episode recall
     # (docs/design.md §10): that turn's episode is withdrawn.
     if fact.source_turn_id:
-        Turn.objects.filter(pk=fact.source_turn_id).update(episode_withdrawn=True)
+        Turn.objects.withdraw_episode(fact.source_turn_id)
         withdraw_episodes(fact.user_id, [fact.source_turn_id])
         _drop_quotes(fact)
         # The other facts stated in that turn were indexed with its whole message

@@ -1,10 +1,9 @@
 """Turns from the API and the retry command: store a turn, queue its extraction, retry a failed one.
 
-The state machine of a turn: queued -> extracting -> done | skipped | failed,
-and failed -> queued again on a retry. Every transition is a compare-and-set
-on the state column, so duplicate deliveries of a task change nothing. The
-extraction itself (facts.extraction.chain and .pipeline) moves a turn past
-queued.
+The state machine of a turn, with every transition, is in facts/turn_state.py (the Turn
+queryset's methods): each is a compare-and-set on the state column, so duplicate deliveries
+of a task change nothing. This service creates turns and sends them again (retry, sweep);
+the extraction (facts.extraction.chain) moves a turn past queued.
 """
 
 from __future__ import annotations
@@ -25,7 +24,6 @@ from django.utils import timezone
 
 from facts import consent
 from facts.extraction.chain import extract_turn
-from facts.extraction.pipeline import empty_outcome
 from facts.models import ActorKind, Fact, MemoryMode, MemoryUser, Tenant, Turn, TurnState
 from facts.services.actors import Actor
 from facts.services.lifecycle import facts_forget, turns_withdraw
@@ -155,19 +153,7 @@ def _digest(fields: dict) -> str:
 
 def _insert_withheld(user: MemoryUser, fields: dict, reason: str) -> Turn:
     """The turn id, its session and time, and a digest: what idempotency needs, no words."""
-    return Turn.objects.create(
-        tenant_id=user.tenant_id,
-        user=user,
-        session_id=fields["session_id"],
-        turn_id=fields["turn_id"],
-        user_input="",
-        assistant_response="",
-        occurred_at=fields["occurred_at"],
-        state=TurnState.WITHHELD,
-        content_digest=_digest(fields),
-        finished_at=timezone.now(),
-        outcome=empty_outcome(f"withheld: {reason}"),
-    )
+    return Turn.objects.create_withheld(fields=fields, user=user, digest=_digest(fields), reason=reason)
 
 
 def _forget_previous(turn: Turn) -> None:
@@ -241,8 +227,7 @@ def turn_retry(*, turn: Turn) -> Turn:
     """Queue a failed turn again (its messages were kept: the cursor did not move)."""
     with transaction.atomic():
         # started_at: when it was sent again (facts.lost_turns reads a queued turn's last send).
-        sent = Turn.objects.filter(pk=turn.pk, state=TurnState.FAILED)
-        if not sent.update(state=TurnState.QUEUED, started_at=timezone.now()):
+        if not Turn.objects.retry(turn.pk, now=timezone.now()):
             turn.refresh_from_db()
             raise Conflict(f"Only a failed turn can be retried; this one is {turn.state}.")
         turn.refresh_from_db()
@@ -276,8 +261,7 @@ def turns_requeue(
     count = 0
     for turn in turns.order_by("pk"):
         with transaction.atomic():
-            # Compare-and-set; started_at restarts the stuck clock so the next sweep waits for this send.
-            if Turn.objects.filter(pk=turn.pk, state=turn.state).update(state=TurnState.QUEUED, started_at=now):
+            if Turn.objects.requeue(turn, now=now):
                 enqueue(turn)
                 count += 1
     return count

@@ -13,7 +13,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from facts import privacy, services
-from facts.extraction import pipeline
 from facts.models import MemoryUser, Turn, TurnState
 from tests.base import ApiClient, issue_key
 from tests.webhooks.receiver import Receiver, Server, free_port
@@ -257,7 +256,7 @@ def test_a_failed_turn_is_an_event_without_its_words(api, alice):
         tenant=alice.tenant, user=user, session_id="s1", turn_id="t1", user_input="my bees", state=TurnState.EXTRACTING
     )
 
-    pipeline.fail({"turn_pk": turn.pk}, {"error": "the model timed out"}, time.time())
+    Turn.objects.fail(turn.pk, reason="the model timed out")
 
     row = WebhookDelivery.objects.get()
     assert row.event == "turn.failed"

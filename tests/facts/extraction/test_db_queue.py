@@ -11,6 +11,7 @@ import pytest
 
 from facts import services
 from facts.extraction import apply as applying
+from facts.extraction.job import Job, Result
 from facts.extraction.pipeline import prepare
 from facts.models import Fact, Turn, TurnState
 from memory_service import queues
@@ -25,7 +26,7 @@ from tests.threads import at_once
 HIKING = add("User goes hiking in the Alps every summer.", "summer_hobby", "soft_preference")
 
 
-def _prepared_turn(user, session_id: str, turn_id: str) -> dict:
+def _prepared_turn(user, session_id: str, turn_id: str) -> Job:
     turn = Turn.objects.create(
         tenant_id=user.tenant_id, user=user, session_id=session_id, turn_id=turn_id, user_input="I hike in the Alps."
     )
@@ -34,8 +35,8 @@ def _prepared_turn(user, session_id: str, turn_id: str) -> dict:
     return job
 
 
-def _result() -> dict:
-    return {"reply": FakeLLM.empty_reply(add=[HIKING]), "extractor": "llm:test", "llm_ms": 1.0}
+def _result() -> Result:
+    return Result(reply=FakeLLM.empty_reply(add=[HIKING]), extractor="llm:test", llm_ms=1.0)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -89,7 +90,7 @@ def test_a_db_worker_writes_the_index_rows_of_a_turn_it_applied_itself_and_sends
         applying.apply(job, _result())
 
     fact = Fact.objects.live().get(user=user)
-    turn = Turn.objects.get(pk=job["turn_pk"])
+    turn = Turn.objects.get(pk=job.turn_pk)
     assert turn.state == TurnState.DONE
     assert sent["drain"] == []
     assert fact.pk in fts.indexed_hashes([fact.pk])
