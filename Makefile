@@ -63,7 +63,7 @@ test: install-dev migrate system-deps
 lint: install-dev
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy memory_service facts recall profiles mcp_server mem0_api bench importer webhooks
+	$(VENV)/bin/mypy core memory_service facts recall profiles mcp_server mem0_api bench importer webhooks
 
 clean:
 	rm -rf $(VENV) var/broker var/broker.sqlite3* var/test-*.sqlite3*

@@ -40,7 +40,7 @@ graceful_timeout = 30
 keepalive = 5
 accesslog = _web["accesslog"]  # "-" for stdout; off by default
 # Request paths name end users: the access log shows a keyed hash of each user id instead.
-logger_class = "memory_service.logredact.RedactingGunicornLogger"
+logger_class = "core.logredact.RedactingGunicornLogger"
 # Behind a TLS-terminating proxy on another address, list it here so gunicorn
 # trusts its X-Forwarded-* headers (Django's SECURE_PROXY_SSL_HEADER does the rest).
 forwarded_allow_ips = _web["forwarded_allow_ips"]
@@ -73,8 +73,8 @@ def when_ready(server) -> None:
     from django.db import connections
     from django.urls import get_resolver
 
+    from core.checks import loaded_sqlite
     from memory_service import celery_app
-    from memory_service.checks import loaded_sqlite
 
     server.log.info("Running on %s", loaded_sqlite())
     # Django imports the URLconf (every API module and its schemas) on the first

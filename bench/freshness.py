@@ -24,7 +24,7 @@ from bench.locomo_data import TurnSpec, conversation_turns
 from bench.pipeline.replay import user_id_for
 from bench.pipeline.replay_llm import ReplayExtractor
 from bench.scripted_llm import Reply, ScriptedLLM
-from memory_service.stats import rounded
+from core.stats import rounded
 
 PROBE_SECONDS = 0.1  # the prober's pace: one recall per 0.1 s at most, whatever is outstanding
 MARKER = "Quick note: my locker code is {code}."

@@ -15,8 +15,8 @@ from http.client import HTTPException
 from bench.api.client import Connection
 from bench.locomo_data import TurnSpec, conversation_turns
 from bench.pipeline.replay import FINAL, user_id_for
+from core.stats import percentile
 from facts.models import MemoryUser, Turn
-from memory_service.stats import percentile
 
 SLOW_SECONDS = 1.0  # the bound for any API request during a backlog
 

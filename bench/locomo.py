@@ -27,9 +27,9 @@ import numpy as np
 from django.db import transaction
 
 from bench.locomo_data import conversation_turns, corpus_items, question_categories, questions
+from core.stats import rounded
 from facts.models import Fact, MemoryUser, Tenant, Turn, TurnState
 from facts.services import text_hash
-from memory_service.stats import rounded
 from recall import answer, episode_index, index, indexer
 from recall.embeddings import query_cache
 from recall.schemas import RecallItemOut

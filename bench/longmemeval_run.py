@@ -22,11 +22,11 @@ from django.db import transaction
 from django.test.utils import override_settings
 
 from bench.longmemeval import DEPTH, Question, Round, Tally, new_tally, rounds
+from core.queues import inline
 from facts.extraction.apply import apply
 from facts.extraction.chain import extract
 from facts.extraction.pipeline import prepare
 from facts.models import MemoryUser, Tenant, Turn, TurnState
-from memory_service.queues import inline
 from recall import answer, episode_index, index, indexer
 from recall.models import PendingIndex
 from recall.schemas import RecallItemOut

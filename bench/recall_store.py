@@ -24,8 +24,8 @@ from pathlib import Path
 import numpy as np
 from django.db import connection, transaction
 
+from core.stats import rounded
 from facts.models import Fact, MemoryUser, Tenant, Turn, TurnState
-from memory_service.stats import rounded
 from recall import fts, vec
 from recall.embeddings import embed_query, get_embedder, query_cache
 from recall.episode_index import exchange_of

@@ -83,7 +83,7 @@ def postgres_database(keep: bool):
         return
     import psycopg
 
-    from memory_service.db.postgresql_urls import connect_kwargs, database_config, url_of
+    from core.db.postgresql_urls import connect_kwargs, database_config, url_of
 
     config = database_config(server)
     connect = connect_kwargs(config)

@@ -10,7 +10,8 @@ from django.conf import settings
 from ninja import Query, Router, Status
 from ninja.responses import NinjaJSONEncoder
 
-from facts import privacy, provenance, selectors, services
+from core.schemas import ERRORS, UserId, errors
+from facts import privacy, provenance, replicas, selectors, services
 from facts.auth import require_scope
 from facts.schemas import (
     DeletedOut,
@@ -22,8 +23,6 @@ from facts.schemas import (
     HistoryOut,
     ProvenanceOut,
 )
-from memory_service.db import replicas
-from memory_service.schemas import ERRORS, UserId, errors
 
 # A key normalises to lower-case letters, digits, "_", "." and "-" (facts.services.normalise_key);
 # one with none of those but "_" would select the facts without a key, so the schema states
@@ -77,7 +76,7 @@ def delete_facts_by_key(
 @router.get("/facts/{fact_id}", response={200: FactOut, **errors(401, 403, 404, 422)})
 def get_fact(request, fact_id: UUID):
     tenant = require_scope(request, "read")
-    # From a replica when it has the owner's last write (memory_service/db/replicas.py).
+    # From a replica when it has the owner's last write (facts/replicas.py).
     return replicas.read_checked(lambda: services.fact_get(tenant=tenant, fact_id=fact_id), lambda f: f.user_id)
 
 

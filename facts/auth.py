@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from ninja.security import APIKeyHeader, HttpBearer
 
+from core.errors import ScopeDenied
+from core.ratelimit import check_rate
 from facts.bookkeeping import note_key_used
 from facts.key_cache import key_for
 from facts.models import ApiKey, Tenant
-from memory_service.errors import ScopeDenied
-from memory_service.ratelimit import check_rate
 
 
 def authenticate_key(request, token: str, rate_class: str | None = None) -> ApiKey | None:

@@ -5,7 +5,7 @@ facts/services/lifecycle.py). A tenant is deleted through the Django admin, so i
 deletion is handled here from the model's own signals: its users are erased first, the
 way the erase page does it (index rows and profiles have no foreign key to cascade
 through), and the deletion is journaled. `replay` is what `manage.py restore` runs on
-the restored copy before the service serves again (memory_service/db/journal.py says
+the restored copy before the service serves again (core/db/journal.py says
 why and how the entries are ordered).
 """
 
@@ -17,12 +17,12 @@ from collections.abc import Iterable
 from django.db.models.signals import post_delete, pre_delete
 from django.dispatch import receiver
 
+from core.db import journal
 from facts import services
 from facts.models import Fact, MemoryUser, Tenant
 from facts.privacy import user_erase
 from facts.services import Actor
 from facts.services.actors import SYSTEM
-from memory_service.db import journal
 
 RESTORE = Actor(SYSTEM.kind, "restore")
 TENANT_DELETION = Actor(SYSTEM.kind, "tenant deletion")

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from memory_service.errors import Rejected
-from memory_service.ids import INVISIBLE_CHARS
+from core.errors import Rejected
+from core.ids import INVISIBLE_CHARS
 
-# Zero-width, bidi-override and other invisible code points (memory_service/ids.py: the API
+# Zero-width, bidi-override and other invisible code points (core/ids.py: the API
 # schemas leave them out of ids too).
 _INVISIBLE = re.compile(f"[{INVISIBLE_CHARS}]")
 

@@ -7,10 +7,10 @@ from typing import Literal
 
 from ninja import Field, Router, Schema
 
+from core.schemas import ObjectIn, UserId, errors
 from facts import services
 from facts.auth import require_scope
 from facts.services import memory_mode
-from memory_service.schemas import ObjectIn, UserId, errors
 
 router = Router(tags=["memory mode"])
 

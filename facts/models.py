@@ -104,7 +104,7 @@ class MemoryUser(models.Model):
     # Set by the person (or staff for them) through facts.services.memory_mode; audited there.
     memory_mode = models.CharField(max_length=12, choices=MemoryMode.choices, default=MemoryMode.AUTO)
     # PostgreSQL with replicas: the primary's WAL position (bytes) after this user's last write;
-    # a replica serves their reads once it has replayed this far (memory_service/db/replicas.py).
+    # a replica serves their reads once it has replayed this far (facts/replicas.py).
     written_lsn = models.BigIntegerField(null=True, blank=True)
 
     class Meta:
@@ -366,7 +366,7 @@ class DeletionReceipt(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     # When the deleted rows' bytes left the table and index files: at the request on SQLite
     # (secure_delete, WAL checkpoint), at the next compaction pass on PostgreSQL
-    # (memory_service/db/compactor.py). None until then.
+    # (facts/compactor.py). None until then.
     bytes_gone_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -376,7 +376,7 @@ class DeletionReceipt(models.Model):
 class PendingCompaction(models.Model):
     """A forget or erase on PostgreSQL whose deleted rows may still be in the table files, written
     in the deleting transaction; the compaction pass that removes them deletes it
-    (memory_service/db/compactor.py, docs/deployment.md "What erased means on PostgreSQL")."""
+    (facts/compactor.py, docs/deployment.md "What erased means on PostgreSQL")."""
 
     created_at = models.DateTimeField(default=timezone.now)
     # Whose rows went (MemoryUser pk, kept after the user is erased): the pass rewrites only

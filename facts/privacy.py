@@ -23,6 +23,7 @@ from django.db import transaction
 from django.db.models import Count, QuerySet
 from django.utils import timezone
 
+from core.db import journal
 from facts import services
 from facts.models import (
     AppliedChange,
@@ -37,10 +38,9 @@ from facts.models import (
     SessionCursor,
     Turn,
 )
+from facts.scrub import scrub_after_commit
 from facts.services import Actor
 from facts.signals import user_erasing
-from memory_service.db import journal
-from memory_service.db.scrub import scrub_after_commit
 
 EXPORT_FORMAT = "memory-service-export/1"
 

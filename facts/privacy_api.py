@@ -12,9 +12,9 @@ from typing import Any
 
 from ninja import Router, Schema
 
+from core.schemas import UserId, errors
 from facts import privacy, services
 from facts.auth import require_scope
-from memory_service.schemas import UserId, errors
 
 router = Router(tags=["privacy"])
 

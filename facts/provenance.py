@@ -9,10 +9,10 @@ floor's rule, as REST recall returns a quote.
 
 from __future__ import annotations
 
+from core.errors import Rejected
 from facts.guard import check_untrusted_text
 from facts.models import ActorKind, Fact, FactHistory, HistoryAction, Turn
 from facts.selectors import fact_history
-from memory_service.errors import Rejected
 
 # The entries that let a fact in: stored at once, or queued for a staff decision.
 _ADMISSIONS = (HistoryAction.INSERT, HistoryAction.PENDING)

@@ -8,9 +8,9 @@ from django.conf import settings
 from ninja import Field, Schema
 from pydantic.json_schema import JsonDict
 
+from core.schemas import JSON_NUMBER, IsoDateTime, ObjectIn
 from facts.guard import MAX_ENTITY_CHARS, UNTRUSTED_TEXT_CHARS_REFUSED
 from facts.models import Category, Status
-from memory_service.schemas import JSON_NUMBER, IsoDateTime, ObjectIn
 
 Confidence = Annotated[float, Field(ge=0.0, le=1.0), JSON_NUMBER]
 

@@ -9,9 +9,9 @@ from uuid import UUID
 
 from django.db.models import Count, Q, QuerySet
 
+from core.errors import Rejected
+from core.timestamps import in_utc
 from facts.models import Fact, FactEntity, FactHistory, MemoryUser, Tenant
-from memory_service.errors import Rejected
-from memory_service.timestamps import in_utc
 
 FACT_RELATED = ("user", "source_turn", "superseded_by", "replaces")
 

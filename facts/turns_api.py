@@ -9,11 +9,11 @@ from django.conf import settings
 from ninja import Field, Router, Schema, Status
 from pydantic import StrictBool
 
+from core.schemas import ERRORS, IsoDateTime, ObjectIn, TurnId, UserId, client_id, errors
 from facts import services
 from facts.auth import require_scope
 from facts.extraction.status import extractor_state
 from facts.services import turns
-from memory_service.schemas import ERRORS, IsoDateTime, ObjectIn, TurnId, UserId, client_id, errors
 
 router = Router(tags=["turns"])
 

@@ -9,15 +9,15 @@ from django.conf import settings
 from django.db import transaction
 from ninja import Field, Router, Schema, Status
 
+from core.errors import NotFound, Rejected
+from core.queues import about_users
+from core.schemas import UserId, errors
 from facts import services
 from facts.auth import require_scope
 from importer.formats import SCHEMAS
 from importer.models import ImportBatch
 from importer.services import import_start
 from importer.tasks import post_turns
-from memory_service.errors import NotFound, Rejected
-from memory_service.queues import about_users
-from memory_service.schemas import UserId, errors
 
 router = Router(tags=["import"])
 

@@ -17,12 +17,12 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from core.errors import Rejected, ServiceError
 from facts.models import MemoryUser, Tenant, Turn, TurnState
 from facts.services import memory_user_get_or_create
 from facts.services.turns import turn_post
 from importer.formats import BadExport, ImportedTurn, read
 from importer.models import ImportBatch, ImportState, ImportTurn
-from memory_service.errors import Rejected, ServiceError
 
 
 def import_start(*, tenant: Tenant, user_id: str, kind: str, text: str) -> tuple[ImportBatch | None, bool]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from core.queues import about_users
 from importer.services import import_step
-from memory_service.queues import about_users
 
 # How long a held-back import waits before it looks at the extraction queue again.
 HELD_BACK_SECONDS = 2.0

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from contextvars import ContextVar
 
+from core.errors import ScopeDenied
 from facts.models import ApiKey, Tenant
 from facts.services import Actor
-from memory_service.errors import ScopeDenied
 
 current_key: ContextVar[ApiKey | None] = ContextVar("mcp_api_key", default=None)
 

@@ -17,8 +17,8 @@ from asgiref.sync import sync_to_async
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
+from core.errors import ServiceError
 from mcp_server.tools import TOOLS
-from memory_service.errors import ServiceError
 
 log = logging.getLogger(__name__)
 

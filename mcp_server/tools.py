@@ -16,14 +16,14 @@ from uuid import UUID
 from django.db.models import prefetch_related_objects
 from pydantic import Field
 
+from core.errors import NotFound, Rejected
+from core.schemas import IsoDateTime
 from facts import privacy, selectors, services
 from facts.extraction.status import extractor_state
 from facts.models import Category, Fact
 from facts.services import memory_mode, turns
 from mcp_server.caller import actor, tenant_with_scope
 from mcp_server.render import episode_json, fact_json, history_json
-from memory_service.errors import NotFound, Rejected
-from memory_service.schemas import IsoDateTime
 from profiles import services as profile_services
 from recall import client_search
 

@@ -9,7 +9,7 @@ process can answer the next call). The view authenticates the API key, then
 runs one request through a fresh session manager inside async_to_sync; the
 manager must be entered (`run()`) once per instance, so one per request.
 
-Rate limits are the REST API's (memory_service.ratelimit), counted per call in the
+Rate limits are the REST API's (core.ratelimit), counted per call in the
 class of what the call does (rate_class), and refused with the REST API's 429.
 """
 
@@ -23,11 +23,11 @@ from django.views.decorators.csrf import csrf_exempt
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from starlette.types import Message
 
+from core.errors import RateLimited
 from facts.auth import authenticate_key
 from facts.models import ApiKey
 from mcp_server.caller import current_key
 from mcp_server.server import mcp_server
-from memory_service.errors import RateLimited
 
 MAX_BODY_BYTES = 1024 * 1024
 _HOP_BY_HOP = {"content-length", "connection", "transfer-encoding"}

@@ -15,6 +15,8 @@ from django.db.models import prefetch_related_objects
 from django.http import HttpResponse
 from ninja import NinjaAPI, Query, Router, Schema
 
+from core.errors import NotFound, Rejected, ServiceError
+from core.schemas import Message
 from facts import privacy, selectors, services
 from facts.auth import require_scope, token_or_bearer_auth
 from facts.models import TurnState
@@ -37,8 +39,6 @@ from mem0_api.schemas import (
     SearchWithEpisodesOut,
     UpdateIn,
 )
-from memory_service.errors import NotFound, Rejected, ServiceError
-from memory_service.schemas import Message
 from recall import client_search
 
 router = Router(tags=["mem0"])

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from core.errors import Rejected
 from facts.guard import shown_identifier
 from facts.models import Fact, FactHistory, HistoryAction
-from memory_service.errors import Rejected
 from recall.answer import fact_link, shown_source
 
 # mem0 speaks of ADD/UPDATE/DELETE; our history has finer actions.

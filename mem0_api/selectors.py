@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from core.errors import NotFound
 from facts.models import Fact, MemoryUser, Tenant, Turn
 from facts.selectors import FACT_RELATED
-from memory_service.errors import NotFound
 
 
 def memory_user_or_none(*, tenant: Tenant, user_id: str) -> MemoryUser | None:

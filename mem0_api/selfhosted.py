@@ -15,14 +15,14 @@ from ninja import Field, Query, Router, Schema
 from ninja.security import APIKeyHeader, HttpBearer
 from pydantic import ValidationError
 
+from core.errors import Rejected
+from core.schemas import Message
 from facts import selectors
 from facts.auth import authenticate_key, require_scope
 from mem0_api import api as platform
 from mem0_api import convert
 from mem0_api import selectors as mem0_selectors
 from mem0_api.schemas import AddIn, AddOut, HistoryEntryOut, MemoryOut, SearchIn, SearchOut, UpdateIn
-from memory_service.errors import Rejected
-from memory_service.schemas import Message
 
 ERRORS = {401: Message, 403: Message, 404: Message, 409: Message, 422: Message}
 LIST_LIMIT = 1000  # the self-hosted server's ALL_MEMORIES_LIMIT

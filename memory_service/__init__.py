@@ -1,4 +1,4 @@
-from memory_service.sqlite_driver import install as _install_sqlite_driver
+from core.sqlite_driver import install as _install_sqlite_driver
 
 # Must run before anything imports Django's SQLite backend.
 _install_sqlite_driver()

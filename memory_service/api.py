@@ -5,13 +5,13 @@ from __future__ import annotations
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, ValidationError
 
+from core.errors import ServiceError
 from facts.api import router as facts_router
 from facts.auth import api_key_auth
 from facts.memory_mode_api import router as memory_mode_router
 from facts.privacy_api import router as privacy_router
 from facts.turns_api import router as turns_router
 from importer.api import router as import_router
-from memory_service.errors import ServiceError
 from memory_service.health import router as health_router
 from profiles.api import router as profiles_router
 from recall.api import router as recall_router

@@ -9,4 +9,5 @@ class MemoryServiceConfig(AppConfig):
     name = "memory_service"
 
     def ready(self) -> None:
-        from memory_service import checks, settings_checks  # noqa: F401
+        from core import checks  # noqa: F401
+        from memory_service import settings_checks  # noqa: F401

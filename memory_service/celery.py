@@ -7,7 +7,7 @@ import sys
 
 from celery import Celery, signals
 
-from memory_service.queues import USERS_HEADER, about_users, consumes, note_consumed
+from core.queues import USERS_HEADER, about_users, consumes, note_consumed
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memory_service.settings")
 
@@ -40,7 +40,7 @@ def _refuse_failed_checks(**kwargs) -> None:
 
 
 # What senders read about the queues (the users header, the queues this worker consumes) is
-# in memory_service/queues.py, below the apps; named here too for the callers of before.
+# in core/queues.py, below the apps; named here too for the callers of before.
 @signals.worker_init.connect(dispatch_uid="memory_service.note_consumed_queues")
 def _note_consumed_queues(**kwargs) -> None:
     note_consumed(app.amqp.queues.consume_from or app.amqp.queues)

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
-from memory_service.redact import mask_url
+from core.redact import mask_url
 
 NOT_A_NUMBER = "memory_service.E010"
 NOT_ON_OFF = "memory_service.E011"

@@ -4,7 +4,7 @@ Anyone may ask (a load balancer, a probe), so without a key the answer is the st
 and each component's one word. The details (URLs, model names, the SQLite build, error
 texts) say how the deployment is built and what fails in it: they go only to a request
 with a valid API key, any tenant's, and every URL in them has its credentials masked
-(memory_service.redact). docs/api.md, "Health".
+(core.redact). docs/api.md, "Health".
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from django.conf import settings
 from django.db import connection
 from ninja import Router, Schema
 
+from core.checks import loaded_sqlite
+from core.redact import mask_text, url_settings
+from core.schemas import errors
 from facts.auth import api_key_auth
-from memory_service.checks import loaded_sqlite
-from memory_service.redact import mask_text, url_settings
-from memory_service.schemas import errors
 
 router = Router(tags=["health"])
 
@@ -60,7 +60,7 @@ def broker_state() -> str:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return "eager"
     if url.startswith("sqlite:"):
-        from memory_service import broker  # kombu and SQLAlchemy: only when it is the broker
+        from core import broker  # kombu and SQLAlchemy: only when it is the broker
 
         return broker.health(url)
     if url.startswith("filesystem://"):

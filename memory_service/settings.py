@@ -17,15 +17,15 @@ from django.core.exceptions import ImproperlyConfigured
 from kombu import Exchange, Queue
 from kombu.transport import TRANSPORT_ALIASES
 
-from memory_service.db.postgresql_urls import with_socket_host
+from core.db.postgresql_urls import with_socket_host
+from core.private_files import private_folder, private_text_once
+from core.ratelimit import RATE_FORMS, parse_rate
 from memory_service.environment import NOT_A_RATE, NOT_AN_ADDRESS, Env
-from memory_service.private_files import private_folder, private_text_once
-from memory_service.ratelimit import RATE_FORMS, parse_rate
 from memory_service.web_server import web_server_settings
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("MEMORY_VAR_DIR", BASE_DIR / "var"))
-# Databases, broker, secret key: readable by this user only (memory_service/private_files.py).
+# Databases, broker, secret key: readable by this user only (core/private_files.py).
 private_folder(VAR_DIR)
 
 # A malformed value is noted and its default taken; the system checks report every note
@@ -152,14 +152,14 @@ if not DATABASE_ENGINE:
 # Keep each server thread's connection open across requests: opening and
 # closing a WAL connection per request costs a file open, the sqlite-vec load
 # and the PRAGMAs every time, and is the pattern that deadlocked SQLite
-# 3.51.0-3.51.1 (memory_service/sqlite_driver.py); a PostgreSQL connection costs
+# 3.51.0-3.51.1 (core/sqlite_driver.py); a PostgreSQL connection costs
 # a login. 0 closes after every request.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=600, minimum=0)
 # A PostgreSQL server can restart or drop an idle connection; SQLite's check costs nothing.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 _busy_timeout = env.float("SQLITE_BUSY_TIMEOUT_SECONDS", default=30.0, minimum=0)
 if DATABASE_ENGINE == "sqlite":
-    DATABASES["default"]["ENGINE"] = "memory_service.db"
+    DATABASES["default"]["ENGINE"] = "core.db"
     DATABASES["default"]["OPTIONS"] = {
         "timeout": _busy_timeout,
         # BEGIN IMMEDIATE takes the write lock up front, so concurrent writers wait
@@ -169,11 +169,11 @@ if DATABASE_ENGINE == "sqlite":
 else:
     # postgresql://user@/name?host=/run/socket-folder: the socket folder is the host.
     with_socket_host(DATABASES["default"])
-# After erases and forgets on PostgreSQL (memory_service/db/compactor.py): full rewrites the
+# After erases and forgets on PostgreSQL (facts/compactor.py): full rewrites the
 # user-data tables so deleted rows leave the data files; plain marks their space reusable;
 # off leaves it to autovacuum.
 MEMORY_POSTGRES_ERASE_VACUUM = env.choice("MEMORY_POSTGRES_ERASE_VACUUM", "full", ("full", "plain", "off"))
-# The request rewrites nothing: a background pass (memory_service/db/compactor.py, Celery beat
+# The request rewrites nothing: a background pass (facts/compactor.py, Celery beat
 # `compact-erasures`) runs this often, and waits at most this long for each table's lock.
 MEMORY_POSTGRES_COMPACT_SECONDS = env.int("MEMORY_POSTGRES_COMPACT_SECONDS", default=300, minimum=1)
 MEMORY_POSTGRES_COMPACT_LOCK_WAIT_MS = env.int("MEMORY_POSTGRES_COMPACT_LOCK_WAIT_MS", default=100, minimum=1)
@@ -199,7 +199,7 @@ MEMORY_BACKUP_EVERY_HOURS = env.float("MEMORY_BACKUP_EVERY_HOURS", default=0.0, 
 # PostgreSQL backups run these programs (the server's major version or newer).
 MEMORY_PG_DUMP = env.str("MEMORY_PG_DUMP", default="pg_dump")
 MEMORY_PG_RESTORE = env.str("MEMORY_PG_RESTORE", default="pg_restore")
-# Erasures a restore must re-apply (memory_service/db/journal.py): a SQLite file no backup
+# Erasures a restore must re-apply (core/db/journal.py): a SQLite file no backup
 # copies, or a postgresql:// URL of a database of its own that every host reaches.
 MEMORY_ERASURE_JOURNAL = env.str("MEMORY_ERASURE_JOURNAL", default=str(VAR_DIR / "erasure-journal.sqlite3"))
 # Per connection: SQLite's own page cache, and how much of the file it may map. Mapped
@@ -215,7 +215,7 @@ _test_name = (
 )
 DATABASES["default"]["TEST"] = {"NAME": env.str("DATABASE_TEST_NAME", default=_test_name)}
 # Streaming replicas that recall, the context block and the fact list and get routes read from,
-# each user's only once it has replayed that user's last write (memory_service/db/replicas.py).
+# each user's only once it has replayed that user's last write (facts/replicas.py).
 # Writes stay on the primary. Empty: every read on the primary.
 DATABASE_REPLICA_URLS = env.list("DATABASE_REPLICA_URLS", default=[])
 MEMORY_DATABASE_REPLICAS: list[str] = []
@@ -230,7 +230,7 @@ for _number, _url in enumerate(u.strip() for u in DATABASE_REPLICA_URLS if u.str
     _replica["TEST"] = {"MIRROR": "default"}
     DATABASES[f"replica{_number}"] = with_socket_host(_replica)
     MEMORY_DATABASE_REPLICAS.append(f"replica{_number}")
-DATABASE_ROUTERS = ["memory_service.db.replicas.ReplicaRouter"]
+DATABASE_ROUTERS = ["facts.replicas.ReplicaRouter"]
 # For the connection check (memory_service.W003): how many web hosts run with this configuration,
 # how many connections the Celery workers that use the database hold in all, and "pgbouncer" when
 # DATABASE_URL is PgBouncer in transaction mode (its pool then bounds the server's connections).
@@ -265,8 +265,8 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    # User ids in request paths leave the log as keyed hashes (memory_service/logredact.py).
-    "filters": {"redact_user_ids": {"()": "memory_service.logredact.RedactUserIds"}},
+    # User ids in request paths leave the log as keyed hashes (core/logredact.py).
+    "filters": {"redact_user_ids": {"()": "core.logredact.RedactUserIds"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact_user_ids"]}},
     "root": {"handlers": ["console"], "level": env.choice("LOG_LEVEL", "INFO", LOG_LEVELS)},
 }
@@ -291,7 +291,7 @@ CELERY_TASK_ROUTES = {
     "*": {"queue": MEMORY_QUEUE_DB},
 }
 
-# Embedded broker: a SQLite file of its own under var/ (memory_service/broker.py).
+# Embedded broker: a SQLite file of its own under var/ (core/broker.py).
 CELERY_BROKER_URL = env.url(
     "CELERY_BROKER_URL",
     f"sqlite:///{VAR_DIR / 'broker.sqlite3'}",
@@ -300,7 +300,7 @@ CELERY_BROKER_URL = env.url(
 )
 _visibility_timeout = env.int("CELERY_VISIBILITY_TIMEOUT", default=900, minimum=1)
 if CELERY_BROKER_URL.startswith("sqlite:"):
-    CELERY_BROKER_TRANSPORT = "memory_service.broker:Transport"
+    CELERY_BROKER_TRANSPORT = "core.broker:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         # An idle worker reads the file this often; a poll is one indexed read.
         "polling_interval": env.float("MEMORY_BROKER_POLL_SECONDS", default=0.05, minimum=0.001),
@@ -514,7 +514,7 @@ MEMORY_RATE_LIMIT_READ = _rate_limit("MEMORY_RATE_LIMIT_READ", "1200/min")
 MEMORY_RATE_LIMIT_WRITE = _rate_limit("MEMORY_RATE_LIMIT_WRITE", "1200/min")
 MEMORY_RATE_LIMIT_RECALL = _rate_limit("MEMORY_RATE_LIMIT_RECALL", "1200/min")
 # Counters are shared by all server processes: in Redis when one is configured, else
-# in a file under var/ that every process on this host maps (memory_service/counters.py,
+# in a file under var/ that every process on this host maps (core/counters.py,
 # MEMORY_RATE_LIMIT_SLOTS windows at once). Neither takes the database's write lock.
 _redis_url = env.url("REDIS_URL", "", {"redis", "rediss", "unix"}, "redis://:password@10.0.0.1:6379/1") or (
     CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else ""

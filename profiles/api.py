@@ -7,12 +7,12 @@ from typing import Literal
 from django.http import JsonResponse
 from ninja import Router, Status
 
+from core.errors import Rejected
+from core.schemas import SessionId, UserId, errors
+from facts import replicas
 from facts import services as fact_services
 from facts.auth import require_scope
 from facts.services.memory_mode import recall_withheld
-from memory_service.db import replicas
-from memory_service.errors import Rejected
-from memory_service.schemas import SessionId, UserId, errors
 from profiles import metrics, services
 from profiles.models import ProfileTrigger
 from profiles.schemas import ContextIn, ContextOut, MetricsOut, ProfileOut, SessionEndOut
@@ -60,7 +60,7 @@ def context(request, user_id: UserId, payload: ContextIn):
     if reason := recall_withheld(user):  # the person's memory mode is off: an empty block
         empty = {"text": "", "tokens": 0, "max_tokens": payload.max_tokens, "tokenizer": ENCODING_NAME}
         return JsonResponse({**empty, "sections": [], "dropped": [], "recall": None, "reason": reason})
-    with replicas.reading_for(user):  # memory_service/db/replicas.py
+    with replicas.reading_for(user):  # facts/replicas.py
         block = services.context_block(user=user, query=payload.query, max_tokens=payload.max_tokens, cite=payload.cite)
     return {
         "text": block.text,

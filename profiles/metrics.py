@@ -26,9 +26,9 @@ from typing import cast
 from django.db.models import Count
 from django.utils import timezone
 
+from core.stats import percentile
+from facts import logbuffer
 from facts.models import ActorKind, Fact, FactHistory, HistoryAction, MemoryUser, Tenant, Turn, TurnState
-from memory_service import logbuffer
-from memory_service.stats import percentile
 from profiles.models import ContextLog
 from recall.models import PendingIndex
 

@@ -12,8 +12,8 @@ from django.db.models import Count, Sum
 from prometheus_client import CollectorRegistry, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
+from facts import logbuffer
 from facts.models import Tenant, Turn
-from memory_service import logbuffer
 from profiles import metrics
 from profiles.models import ContextLog, Profile
 

@@ -6,7 +6,7 @@ from django.conf import settings
 from ninja import Field, Schema
 from pydantic import StrictBool
 
-from memory_service.schemas import JsonInt, ObjectIn
+from core.schemas import JsonInt, ObjectIn
 
 
 class ProfileItemOut(Schema):

@@ -8,9 +8,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from core.errors import Rejected
+from facts.logbuffer import save_later
 from facts.models import Fact, MemoryUser, Turn, TurnState
-from memory_service.errors import Rejected
-from memory_service.logbuffer import save_later
 from profiles.context import ContextBlock, Policy, build_block
 from profiles.models import ContextLog, Profile, ProfileTrigger
 from profiles.projection import build_profile, fact_item

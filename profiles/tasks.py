@@ -8,8 +8,8 @@ from celery import shared_task
 from django.conf import settings
 from django.db import OperationalError, transaction
 
+from core.queues import eager
 from facts.models import MemoryUser
-from memory_service.queues import eager
 from profiles import services
 from profiles.models import Profile, ProfileTrigger
 

@@ -7,11 +7,11 @@ recall as is, MCP and mem0 through `shown_source` (docs/api.md)."""
 
 from __future__ import annotations
 
+from core.timestamps import in_utc
 from facts import selectors as fact_selectors
 from facts.guard import shown_identifier
 from facts.models import Fact, Turn
 from facts.provenance import extractor_parts
-from memory_service.timestamps import in_utc
 from recall.hits import Quote
 from recall.schemas import RecallOut, RecallWithSourcesOut
 from recall.services import RecallResult

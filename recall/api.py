@@ -5,11 +5,11 @@ from __future__ import annotations
 from django.http import HttpResponse, JsonResponse
 from ninja import Router
 
+from core.schemas import UserId, errors, rendered
+from facts import replicas
 from facts import services as fact_services
 from facts.auth import require_scope
 from facts.services.memory_mode import recall_withheld
-from memory_service.db import replicas
-from memory_service.schemas import UserId, errors, rendered
 from recall import answer, services
 from recall.schemas import RecallIn, RecallOut, RecallWithSourcesOut
 
@@ -24,7 +24,7 @@ def recall(request, user_id: UserId, payload: RecallIn):
     user = fact_services.memory_user_get(tenant=tenant, user_id=user_id)
     if reason := recall_withheld(user):  # the person's memory mode is off (docs/api.md)
         return JsonResponse({"items": [], "mode": payload.mode, "degraded": False, "reason": reason})
-    # On a replica that has this user's last write, or the primary (memory_service/db/replicas.py).
+    # On a replica that has this user's last write, or the primary (facts/replicas.py).
     with replicas.reading_for(user):
         result = services.recall(
             user=user,
@@ -37,7 +37,7 @@ def recall(request, user_id: UserId, payload: RecallIn):
         )
         # Rendered inside: the answer reads the facts' entities from the same database.
         if payload.sources is None:  # a v1 client: the v1 shape, byte for byte
-            # Validated against this shape only, not the declared union (memory_service.schemas.rendered).
+            # Validated against this shape only, not the declared union (core.schemas.rendered).
             return rendered(request, answer.v1(result))
         # Rendered as is: the declared union would also accept this body as the v1 shape when every
         # item is a fact, and drop `kind`.

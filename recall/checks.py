@@ -22,7 +22,7 @@ def _django_query(sql: str):
 def check_sqlite_extensions(app_configs=None, **kwargs):
     # A worker machine for the llm/embed queues has no database file; opening
     # one here would create an empty file. Connections still fail loudly
-    # (memory_service.db) if the extensions are missing where a database is used.
+    # (core.db) if the extensions are missing where a database is used.
     if settings.DATABASE_ENGINE != "sqlite":
         return []
     name = str(connection.settings_dict["NAME"])
@@ -52,7 +52,7 @@ def extension_errors(query: Callable[[str], tuple]) -> list[Error]:
         errors.append(
             Error(
                 f"sqlite-vec is not loaded on database connections ({exc}).",
-                hint="Install sqlite-vec and use the memory_service.db engine.",
+                hint="Install sqlite-vec and use the core.db engine.",
                 id="recall.E002",
             )
         )

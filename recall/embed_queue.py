@@ -20,9 +20,9 @@ from celery import shared_task
 from django.conf import settings
 from django.db import transaction
 
+from core.queues import about_users
+from facts import replicas
 from facts.models import Fact
-from memory_service.db import replicas
-from memory_service.queues import about_users
 from recall import episode_index, index, vec
 from recall.embeddings import EmbedderError
 from recall.index import Document

@@ -27,7 +27,7 @@ SOURCES = ("facts", "episodes")
 
 
 def check_sources(sources) -> tuple[str, ...]:
-    from memory_service.errors import Rejected
+    from core.errors import Rejected
 
     chosen = tuple(dict.fromkeys(sources or ()))
     if not chosen or any(s not in SOURCES for s in chosen):

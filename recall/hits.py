@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
 
+from core.errors import Rejected
 from facts.guard import check_untrusted_text
 from facts.models import Fact, Turn
-from memory_service.errors import Rejected
 
 QUOTE_CHARS = 500  # as much of a message as a prompt-bound door (context block, MCP) quotes
 _SPACE = re.compile(r"\s+")

@@ -38,9 +38,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from core.queues import consumes
+from facts import replicas
 from facts.models import Fact
-from memory_service.db import replicas
-from memory_service.queues import consumes
 from recall import episode_index, fts, index, slots, turn_keys, vec
 from recall.embed_queue import send_to_embed
 from recall.embeddings import EmbedderError, get_embedder
@@ -94,7 +94,7 @@ def mark(*, user_id: int, fact_ids=(), turn_ids=()) -> None:
         pending = _marked.items = {Kind.FACT: set(), Kind.EPISODE: set()}
     pending[Kind.FACT].update(int(i) for i in fact_ids)
     pending[Kind.EPISODE].update(int(i) for i in turn_ids)
-    replicas.note_write([user_id])  # with replicas: read your own writes (memory_service/db/replicas.py)
+    replicas.note_write([user_id])  # with replicas: read your own writes (facts/replicas.py)
     # One callback per mark; the first to run after commit takes everything this thread marked.
     transaction.on_commit(_after_commit)
 

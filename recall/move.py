@@ -12,7 +12,7 @@ text on both sides.
 
 The source must be served by nobody while it is copied: a write made after the copy would be
 lost at the switch. The command holds the store's in-use lock alone from before it looks at
-the target until it has verified (memory_service/db/in_use.py), so it refuses a store that a
+the target until it has verified (core/db/in_use.py), so it refuses a store that a
 web server, worker or other command has open, and a process that starts meanwhile waits.
 """
 
@@ -33,8 +33,8 @@ from django.conf import settings
 from django.core.management.color import no_style
 from django.db import connection, connections, models, transaction
 
-from memory_service.db import in_use
-from memory_service.db.postgresql_urls import database_config
+from core.db import in_use
+from core.db.postgresql_urls import database_config
 
 TARGET = "move_target"
 SAMPLE_QUERY_CHARS = 200

@@ -5,8 +5,8 @@ from typing import Annotated, Literal
 
 from ninja import Field, Schema
 
+from core.schemas import JSON_NUMBER, IsoDateTime, JsonInt, ObjectIn
 from facts.schemas import FactOut
-from memory_service.schemas import JSON_NUMBER, IsoDateTime, JsonInt, ObjectIn
 
 
 class RecallIn(ObjectIn):

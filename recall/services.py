@@ -26,9 +26,9 @@ from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from core.errors import Rejected
+from facts.logbuffer import save_later
 from facts.models import Fact, MemoryUser
-from memory_service.errors import Rejected
-from memory_service.logbuffer import save_later
 from recall import episodes, fusion, graph, slots, through_turns, time_list
 from recall.as_of import Snapshot
 from recall.dates import Window

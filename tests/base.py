@@ -11,8 +11,8 @@ from typing import Any
 
 from django.test import Client
 
+from core.db.postgresql_urls import connect_kwargs, database_config, url_of
 from facts.models import ApiKey, Tenant
-from memory_service.db.postgresql_urls import connect_kwargs, database_config, url_of
 
 
 @dataclass

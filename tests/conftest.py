@@ -75,7 +75,7 @@ def celery_eager():
 @pytest.fixture(autouse=True, scope="session")
 def erasure_journal_of_this_run(tmp_path_factory):
     """Erasures made by tests go to a journal of this run (and of the processes it starts),
-    never to var/'s, which `make run`'s store uses (memory_service/db/journal.py)."""
+    never to var/'s, which `make run`'s store uses (core/db/journal.py)."""
     from django.conf import settings
 
     path = str(tmp_path_factory.mktemp("journal") / "erasure-journal.sqlite3")

@@ -20,7 +20,7 @@ from typing import Any
 
 import psycopg
 
-from memory_service.db.postgresql_urls import connect_kwargs
+from core.db.postgresql_urls import connect_kwargs
 
 PORT = 5433  # on its own socket folder, so no clash with the primary's
 

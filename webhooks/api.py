@@ -8,8 +8,8 @@ from uuid import UUID
 
 from ninja import Field, Router, Schema, Status
 
+from core.schemas import errors
 from facts.auth import require_scope
-from memory_service.schemas import errors
 from webhooks import services
 from webhooks.models import WebhookEndpoint
 

@@ -14,8 +14,8 @@ from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
 
+from core.errors import NotFound, Rejected
 from facts.models import Tenant
-from memory_service.errors import NotFound, Rejected
 from webhooks import addresses, signing
 from webhooks.models import DeliveryState, WebhookDelivery, WebhookEndpoint
 

@@ -14,7 +14,7 @@ from http.client import HTTPConnection, HTTPException, HTTPSConnection
 from urllib.parse import urlsplit
 
 from bench.api.workload import Call
-from memory_service.stats import percentile
+from core.stats import percentile
 
 API_PREFIX = "/api/v1"
 TIMEOUT_SECONDS = 60.0

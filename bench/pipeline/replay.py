@@ -18,8 +18,8 @@ from django.conf import settings
 from django.db.models import Q
 
 from bench.pipeline.replay_llm import Conversation
+from core import broker
 from facts.models import Fact, MemoryUser, Turn, TurnState
-from memory_service import broker
 
 FINAL = [TurnState.DONE, TurnState.SKIPPED, TurnState.FAILED]
 

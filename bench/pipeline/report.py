@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections import Counter
 
 from bench.pipeline.replay_llm import Conversation, Observation, ReplayExtractor
+from core.stats import rounded
 from facts.models import Fact, MemoryUser, Status, Turn, TurnState
 from facts.services import text_hash
-from memory_service.stats import rounded
 
 BUDGET_RULES = {"user_budget", "profile_budget"}
 EXAMPLES_PER_CAUSE = 5

@@ -22,6 +22,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from core.errors import Conflict, Rejected
+from core.timestamps import in_utc
 from facts import services
 from facts.entities import resolve_entity
 from facts.extraction.job import Job, Result, timings
@@ -29,8 +31,6 @@ from facts.guard import check_entity_name, check_untrusted_text
 from facts.models import Edge, Fact, FactEntity, MemoryMode, SessionCursor, Status, Turn
 from facts.services.memory_mode import memory_mode_of
 from facts.turn_state import empty_outcome
-from memory_service.errors import Conflict, Rejected
-from memory_service.timestamps import in_utc
 
 log = logging.getLogger(__name__)
 

@@ -26,10 +26,10 @@ from celery import shared_task
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
+from core.queues import about_users, consumes, eager
 from facts.extraction.apply import apply
 from facts.extraction.job import Job, Result
 from facts.extraction.pipeline import prepare
-from memory_service.queues import about_users, consumes, eager
 
 log = logging.getLogger(__name__)
 

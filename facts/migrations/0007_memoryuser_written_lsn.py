@@ -1,4 +1,4 @@
-# Reads from replicas (memory_service/db/replicas.py): where a user's last write ends in the WAL.
+# Reads from replicas (facts/replicas.py): where a user's last write ends in the WAL.
 
 from django.db import migrations, models
 

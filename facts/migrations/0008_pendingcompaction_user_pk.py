@@ -1,4 +1,4 @@
-# The compaction pass rewrites only the erased users' partitions (memory_service/db/compactor.py).
+# The compaction pass rewrites only the erased users' partitions (facts/compactor.py).
 
 from django.db import migrations, models
 

@@ -14,8 +14,8 @@ from django.conf import settings
 from django.db.models import Sum
 from django.db.models.functions import Length
 
+from core.errors import Rejected
 from facts.models import PROFILE_CATEGORIES, Fact, MemoryUser
-from memory_service.errors import Rejected
 
 
 def same_meter(a: str, b: str) -> bool:

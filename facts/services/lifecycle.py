@@ -7,9 +7,12 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
+from core.db import journal
+from core.errors import Conflict, Rejected
 from facts.entities import drop_unreferenced, tag_fact
 from facts.guard import check_entity_names, check_fact_text, check_identifier
 from facts.models import Fact, FactHistory, HistoryAction, MemoryUser, Status, Turn
+from facts.scrub import scrub_after_commit
 from facts.services.actors import Actor
 from facts.services.budgets import check_budget, fact_chars, same_meter
 from facts.services.changes import announce_facts_changed, record, snapshot, withdraw_episodes
@@ -18,9 +21,6 @@ from facts.services.normalise import normalise_category, normalise_key, text_has
 from facts.services.store import FactDraft, insert_fact, retire_superseded
 from facts.services.users import lock_user
 from facts.signals import facts_forgetting
-from memory_service.db import journal
-from memory_service.db.scrub import scrub_after_commit
-from memory_service.errors import Conflict, Rejected
 
 
 @transaction.atomic
@@ -153,7 +153,7 @@ def facts_forget(*, facts: list[Fact], actor: Actor, reason: str, withdraw_turns
     """Forget these facts (the only hard delete, docs/design.md §3): their rows, their index
     entries, their words in history, entities, excerpts and stored profiles (`_forget`); with
     `withdraw_turns`, the turns they were stated in too (`_withdraw_turns`). After commit the
-    words leave the database files (memory_service/db/scrub.py)."""
+    words leave the database files (facts/scrub.py)."""
     forgotten: list[int] = []
     uuids: list[str] = []
     turn_pks: list[int] = []
@@ -174,7 +174,7 @@ def facts_forget(*, facts: list[Fact], actor: Actor, reason: str, withdraw_turns
         _forget(fresh, actor, reason)
     if forgotten:
         announce_facts_changed(facts[0].user, forgotten)
-        # A restore of an older backup forgets them again (memory_service/db/journal.py).
+        # A restore of an older backup forgets them again (core/db/journal.py).
         journal.note_facts_forgotten(tenant_id=facts[0].tenant_id, user_pk=facts[0].user_id, fact_uuids=uuids)
     if withdraw_turns and turn_pks:
         _withdraw_turns(facts[0].user, turn_pks)
@@ -197,7 +197,7 @@ def _withdraw_turns(user: MemoryUser, turn_pks: list[int]) -> int:
     turns.delete()
     if stated_ids:
         announce_facts_changed(user, stated_ids)
-    # A restore of an older backup withdraws them again (memory_service/db/journal.py).
+    # A restore of an older backup withdraws them again (core/db/journal.py).
     journal.note_turns_withdrawn(tenant_id=user.tenant_id, user_pk=user.pk, turn_pks=pks)
     return len(pks)
 

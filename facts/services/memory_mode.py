@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from core.errors import Conflict, Rejected
 from facts.models import ActorKind, MemoryMode, MemoryModeChange, MemoryUser
 from facts.services.actors import Actor
 from facts.services.users import held_mode, lock_user, note_held_mode
-from memory_service.errors import Conflict, Rejected
 
 MODES = tuple(MemoryMode.values)
 # Modes under which nothing new may be stored for the person.

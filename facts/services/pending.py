@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from core.errors import Conflict
 from facts.guard import check_fact_text
 from facts.models import Edge, Fact, HistoryAction, Status
 from facts.services.actors import Actor
@@ -13,7 +14,6 @@ from facts.services.budgets import check_budget, fact_chars, same_meter, value_j
 from facts.services.changes import announce_facts_changed, record, snapshot
 from facts.services.normalise import text_hash
 from facts.services.store import retire_superseded
-from memory_service.errors import Conflict
 
 
 def supersede_target(fact: Fact) -> Fact | None:

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from core.errors import NotFound
 from facts import arbitration
 from facts.entities import tag_fact
 from facts.guard import check_entity_names, check_fact_text, check_identifier
@@ -20,7 +21,6 @@ from facts.services.changes import announce_facts_changed, record, snapshot
 from facts.services.memory_mode import check_can_store, needs_confirmation
 from facts.services.normalise import normalise_category, normalise_key, text_hash
 from facts.services.users import lock_user, memory_user_get_or_create
-from memory_service.errors import NotFound
 
 
 @dataclass

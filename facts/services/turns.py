@@ -22,14 +22,14 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from core.errors import Conflict, NotFound, Rejected
+from core.timestamps import in_utc
 from facts import consent
 from facts.extraction.chain import extract_turn
 from facts.models import ActorKind, Fact, MemoryMode, MemoryUser, Tenant, Turn, TurnState
 from facts.services.actors import Actor
 from facts.services.lifecycle import facts_forget, turns_withdraw
 from facts.services.users import validate_id
-from memory_service.errors import Conflict, NotFound, Rejected
-from memory_service.timestamps import in_utc
 
 log = logging.getLogger(__name__)
 

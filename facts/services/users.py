@@ -8,11 +8,11 @@ from contextlib import contextmanager
 
 from django.db import IntegrityError, connection, transaction
 
+from core.errors import NotFound, Rejected
+from core.ids import ID_MAX
+from facts import replicas
 from facts.guard import check_identifier
 from facts.models import MemoryMode, MemoryUser, Tenant
-from memory_service.db import replicas
-from memory_service.errors import NotFound, Rejected
-from memory_service.ids import ID_MAX
 
 __all__ = ["ID_MAX", "held_mode", "holding", "lock_user", "memory_user_get", "memory_user_get_or_create", "validate_id"]
 

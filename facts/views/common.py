@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from django.http import Http404
 
+from core.errors import NotFound
 from facts import selectors, services
 from facts.models import MemoryUser, Tenant
 from facts.permissions import tenant_for_staff
-from memory_service.errors import NotFound
 
 
 def staff_tenant(request, tenant_id) -> Tenant:

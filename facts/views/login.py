@@ -1,6 +1,6 @@
 """Staff sign-in, throttled: too many wrong passwords for one account, or from one address, stop it.
 
-Failures are counted in the API rate limits' fixed windows (memory_service.ratelimit), so
+Failures are counted in the API rate limits' fixed windows (core.ratelimit), so
 every server process sees the same counts. Each attempt is counted before its password is
 checked, in one atomic step, and checked only when its number is within the limit: however
 many arrive at once, at most the limit are checked. Only failures stay counted: a right
@@ -24,7 +24,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.views.decorators.debug import sensitive_variables
 
-from memory_service.ratelimit import Rate, Taken, give_back, parse_rate, take_in_window
+from core.ratelimit import Rate, Taken, give_back, parse_rate, take_in_window
 
 THROTTLED = {
     "account": "Too many failed sign-ins for this account; try again in {wait}.",

@@ -7,12 +7,12 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from core.errors import Conflict, Rejected
 from facts import services
 from facts.forms import QueueEditForm
 from facts.models import Fact, FactHistory, HistoryAction, Status
 from facts.views.common import queue_count, staff_tenant, tenant_context
 from facts.views.diff import word_diff
-from memory_service.errors import Conflict, Rejected
 
 PAGE = 50
 

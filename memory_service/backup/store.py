@@ -6,7 +6,7 @@ A backup is a folder: the copy (`database.sqlite3` or `database.pgdump`) and
 journal's position). It is written under a hidden name and renamed into place once whole,
 so a folder with that name is always complete. A restore checks the manifest and the copy,
 brings the copy's schema up to this code's, re-applies every erasure journaled after the
-backup (memory_service/db/journal.py), and only then puts it in place: on SQLite by
+backup (core/db/journal.py), and only then puts it in place: on SQLite by
 renaming the file over the live one, on PostgreSQL by renaming a new database over the live
 one. Everything that can refuse (the manifest's signature, the checksums, the journal) is
 read before the live store is touched, so a restore either finishes with every later
@@ -32,12 +32,12 @@ from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.loader import MigrationLoader
 
-from memory_service.backup import manifest as manifests
-from memory_service.backup import postgresql_store, sqlite_store
-from memory_service.backup.manifest import Damaged, Manifest
-from memory_service.db import in_use, journal
-from memory_service.db.scrub import wal_checkpoint
-from memory_service.private_files import private_database, private_new_folders
+from core.backup import manifest as manifests
+from core.backup import postgresql_store, sqlite_store
+from core.backup.manifest import Damaged, Manifest
+from core.db import in_use, journal
+from core.private_files import private_database, private_new_folders
+from facts.scrub import wal_checkpoint
 
 logger = logging.getLogger(__name__)
 
@@ -182,8 +182,8 @@ def _is_behind(manifest: Manifest) -> bool:
 def _bring_up_to_date(manifest: Manifest, entries: list[journal.Entry], progress) -> tuple[bool, Counter]:
     """On the restored copy (the default connection points at it): migrate, re-apply erasures,
     re-index what they touched."""
+    from facts import compactor
     from facts.erasure_replay import replay
-    from memory_service.db import compactor
     from recall import indexer
 
     migrated = _is_behind(manifest)

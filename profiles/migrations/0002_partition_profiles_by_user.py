@@ -5,7 +5,7 @@ profiles_contextlog: counts only, no user. On SQLite it does nothing.
 
 from django.db import migrations
 
-from memory_service.db import partitioned_tables
+from core.db import partitioned_tables
 
 TABLES = ["profiles_profile"]
 

@@ -7,9 +7,9 @@ import json
 import pytest
 from django.test import Client, override_settings
 
+from core.errors import Rejected
 from facts.models import Fact, MemoryUser, Turn
 from mem0_api.convert import user_id_of
-from memory_service.errors import Rejected
 from tests.base import issue_key
 
 

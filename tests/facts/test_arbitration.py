@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from core.errors import Conflict
 from facts import services
 from facts.models import Fact, FactHistory, Status
-from memory_service.errors import Conflict
 
 
 def _store(api, text, **extra):

@@ -19,11 +19,11 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.utils import timezone
 
+from core import checks
+from core.backup import manifest as manifests
+from core.db import in_use, journal
 from facts import privacy, services
 from facts.models import DeletionReceipt, Fact, FactHistory, MemoryUser, Tenant, Turn
-from memory_service import checks
-from memory_service.backup import manifest as manifests
-from memory_service.db import in_use, journal
 from recall import indexer, vec
 from recall.models import PendingIndex
 from recall.services import recall

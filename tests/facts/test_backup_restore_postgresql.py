@@ -15,13 +15,13 @@ import pytest
 from django.core.management import CommandError
 from django.db import connection
 
+from core import checks
+from core.backup import manifest as manifests
+from core.db import journal
+from core.db.postgresql_urls import url_of
 from facts import privacy
 from facts.models import MemoryUser, Tenant
-from memory_service import checks
-from memory_service.backup import manifest as manifests
 from memory_service.backup import store
-from memory_service.db import journal
-from memory_service.db.postgresql_urls import url_of
 from tests.db_files import postgres_data_files
 from tests.facts.dashboard_helpers import seed_everything
 from tests.facts.test_backup_restore import (

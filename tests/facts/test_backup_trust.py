@@ -19,10 +19,10 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
+from core.backup import manifest as manifests
+from core.db import in_use, journal
 from facts import privacy
 from facts.models import MemoryUser, Tenant
-from memory_service.backup import manifest as manifests
-from memory_service.db import in_use, journal
 from tests.db_files import file_bytes
 from tests.facts.test_backup_restore import STAFF, _backup, _seed
 

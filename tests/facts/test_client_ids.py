@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from core.errors import Rejected
 from facts import services
 from facts.models import MemoryUser, Turn
-from memory_service.errors import Rejected
 
 
 @pytest.mark.parametrize("name", ["user_id", "session_id", "turn_id"])
@@ -43,9 +43,9 @@ def test_a_character_the_floor_refuses_in_an_id_is_outside_the_schemas_id_patter
     # must leave out every character the injection floor refuses wherever it stands.
     import re
 
+    from core.schemas import ID_PATTERN
     from facts.guard import Rejected
     from facts.services.users import validate_id
-    from memory_service.schemas import ID_PATTERN
 
     assert re.fullmatch(ID_PATTERN, f"user{char}") is None
     with pytest.raises(Rejected):

@@ -2,7 +2,7 @@
 history, entities, edges, profile versions) are hash-partitioned by user like the recall
 index, so the compaction pass rewrites and locks only the erased user's slice of each and
 another user's recall does not wait for it (issue 33 item 3; facts/migrations/0010,
-profiles/migrations/0002, memory_service/db/partitioned_tables.py). Before, `facts_fact` was
+profiles/migrations/0002, core/db/partitioned_tables.py). Before, `facts_fact` was
 rewritten whole under ACCESS EXCLUSIVE and every tenant's recall waited for it.
 """
 
@@ -12,9 +12,8 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from facts import privacy, services
+from facts import compactor, privacy, services
 from facts.models import DeletionReceipt, Fact, MemoryUser, Turn
-from memory_service.db import compactor
 from recall import indexer
 from recall import services as recall_services
 from tests.db_files import postgres_data_files

@@ -1,7 +1,7 @@
 """On PostgreSQL: the recall index tables are hash-partitioned by user, and the compaction pass
 rewrites (and locks) only the partitions an erased user's rows were in, so another user's
 recall does not wait for it (issue 33 item 3; recall/engines/postgresql/ddl.py,
-memory_service/db/compactor.py). Before, each table was one relation: the pass rewrote all of
+facts/compactor.py). Before, each table was one relation: the pass rewrote all of
 it under ACCESS EXCLUSIVE and every tenant's recall waited for the whole rewrite.
 """
 
@@ -12,9 +12,8 @@ import re
 import pytest
 from django.db import connection
 
-from facts import services
+from facts import compactor, services
 from facts.models import DeletionReceipt, Fact, MemoryUser, PendingCompaction
-from memory_service.db import compactor
 from recall import indexer
 from recall import services as recall_services
 from tests.facts.dashboard_helpers import memory_user

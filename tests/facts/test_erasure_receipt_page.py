@@ -8,9 +8,8 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from facts import privacy, services
+from facts import compactor, privacy, services
 from facts.models import DeletionReceipt
-from memory_service.db import compactor
 from tests.facts.dashboard_helpers import memory_user, staff_of
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -23,7 +23,7 @@ def _files() -> dict[str, bytes]:
     if connection.vendor == "postgresql":
         # A forget leaves the rewrite of the tables to the background pass (docs/deployment.md,
         # "What erased means on PostgreSQL"): run it, as beat would.
-        from memory_service.db import compactor
+        from facts import compactor
 
         compactor.compact_pass()
         return postgres_data_files()

@@ -13,8 +13,8 @@ import time
 
 import pytest
 
+from core.errors import Rejected
 from facts import guard
-from memory_service.errors import Rejected
 
 LENGTH = 20_000
 # A check that retried each start took seconds on these texts; a linear one takes 1-7 ms (best

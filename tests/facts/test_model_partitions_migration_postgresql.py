@@ -1,7 +1,7 @@
 """On PostgreSQL: migrations facts 0010 and profiles 0002 turn a store's whole word-holding
 model tables into tables hash-partitioned by user, keeping every row, the ids' sequence and
 the foreign keys (composite), and their reverse makes them whole again
-(memory_service/db/partitioned_tables.py, docs/deployment.md "What erased means on PostgreSQL").
+(core/db/partitioned_tables.py, docs/deployment.md "What erased means on PostgreSQL").
 """
 
 from __future__ import annotations

@@ -6,8 +6,8 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.test import override_settings
 
+from core.ratelimit import Rate, parse_rate
 from facts.models import Fact, MemoryUser, Turn
-from memory_service.ratelimit import Rate, parse_rate
 from tests.base import ApiClient, issue_key
 
 # A day-long window: the test cannot straddle a reset (except at midnight UTC).

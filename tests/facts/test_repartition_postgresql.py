@@ -4,7 +4,7 @@ hash partitions by user, keeping every row, id sequence, index, constraint, fore
 statistics target, in one transaction that a failure rolls back whole; and `manage.py check`
 warns when the store's count is not the setting's, or a partition is larger than a compaction
 rewrite passes in about 100 ms (issue 33 item 3; memory_service/management/commands/repartition.py,
-memory_service/checks.py, docs/deployment.md "What erased means on PostgreSQL").
+core/checks.py, docs/deployment.md "What erased means on PostgreSQL").
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test import override_settings
 
-from facts import privacy, services
+from core.db import partitioned_tables
+from facts import compactor, privacy, services
 from facts.models import Fact, MemoryUser, Turn
-from memory_service.db import compactor, partitioned_tables
 from memory_service.management.commands import repartition
 from recall import indexer
 from recall import services as recall_services

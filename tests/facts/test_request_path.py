@@ -6,8 +6,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from facts import logbuffer
 from facts.models import ApiKey
-from memory_service import logbuffer
 from profiles.metrics import tenant_metrics
 from profiles.models import ContextLog
 from recall.models import RecallLog

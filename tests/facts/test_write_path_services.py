@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from core.errors import Rejected
 from facts import services
 from facts.entities import match_key, normalise_entity, resolve_entity
 from facts.models import AppliedChange, Entity, Fact, FactHistory, Status
 from facts.signals import facts_changed
-from memory_service.errors import Rejected
 from tests.facts.dashboard_helpers import memory_user, pending_change
 
 

@@ -14,8 +14,8 @@ from kombu import pools as kombu_pools
 from kombu.transport import sqlalchemy as kombu_sqla
 from sqlalchemy import func, select
 
+from core.broker import make_engine
 from facts import bookkeeping
-from memory_service.broker import make_engine
 from memory_service.celery import app as celery_app
 from tests.base import database_url
 
@@ -27,7 +27,7 @@ def embedded_broker_options(tmp_path: Path) -> dict:
     for MEMORY_VAR_DIR=tmp_path."""
     return {
         "broker_url": f"sqlite:///{tmp_path / 'broker.sqlite3'}",
-        "broker_transport": "memory_service.broker:Transport",
+        "broker_transport": "core.broker:Transport",
         "broker_transport_options": {**settings.CELERY_BROKER_TRANSPORT_OPTIONS, "polling_interval": 0.05},
     }
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
-from memory_service.checks import check_connection_budget, connection_budget_warnings
+from core.checks import check_connection_budget, connection_budget_warnings
 
 
 def test_a_deployment_that_fits_is_not_warned_about():

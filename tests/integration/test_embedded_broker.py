@@ -1,4 +1,4 @@
-"""The embedded broker's delivery guarantees (memory_service/broker.py), through kombu as Celery uses it:
+"""The embedded broker's delivery guarantees (core/broker.py), through kombu as Celery uses it:
 real SQLite files, real threads and a real process killed while it holds a message."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from kombu import Connection, Exchange, Queue
 from kombu.transport import sqlalchemy as kombu_sqla
 from sqlalchemy import func, select, text
 
-from memory_service import broker as embedded
+from core import broker as embedded
 from memory_service.celery import USERS_HEADER
 from tests.db_files import file_bytes
 
@@ -25,7 +25,7 @@ from tests.db_files import file_bytes
 pytestmark = pytest.mark.sqlite_only
 
 ROOT = Path(__file__).resolve().parents[2]
-TRANSPORT = "memory_service.broker:Transport"
+TRANSPORT = "core.broker:Transport"
 
 
 def connect(path: Path, **options) -> Connection:

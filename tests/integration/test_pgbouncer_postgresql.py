@@ -24,7 +24,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from memory_service.db.postgresql_urls import connect_kwargs, database_config, url_of
+from core.db.postgresql_urls import connect_kwargs, database_config, url_of
 from tests.base import service_database_url
 from tests.integration.stack import Http, clean_env, free_port, manage, start_web, wait_for
 

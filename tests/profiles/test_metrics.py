@@ -6,9 +6,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from core.stats import percentile
 from facts import services
 from facts.models import TurnState
-from memory_service.stats import percentile
 from profiles.metrics import tenant_metrics
 from tests.base import ApiClient, issue_key
 from tests.profiles.helpers import finished_turn, user_of

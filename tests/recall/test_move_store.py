@@ -1,6 +1,6 @@
 """manage.py move_store: the SQLite store into an empty PostgreSQL database (a private pgserver).
 
-The command must be the store's only user (memory_service/db/in_use.py): this test process
+The command must be the store's only user (core/db/in_use.py): this test process
 has the file open, so it lets go first, as stopping the service would, unless a test is
 about a store still in use."""
 
@@ -16,10 +16,10 @@ import psycopg
 import pytest
 from django.db import connection
 
+from core.db import in_use
+from core.db.postgresql_urls import connect_kwargs, database_config
 from facts import services
 from facts.models import Fact, Turn
-from memory_service.db import in_use
-from memory_service.db.postgresql_urls import connect_kwargs, database_config
 from recall import indexer, vec
 from tests.base import database_url, private_postgres
 from tests.integration.stack import ROOT

@@ -193,7 +193,7 @@ def test_linear_blend_is_the_alternative_fusion(memory, settings):
 
 
 def test_bad_mode_or_k_is_rejected(memory):
-    from memory_service.errors import Rejected
+    from core.errors import Rejected
 
     user = memory.user()
     with pytest.raises(Rejected):

@@ -1,6 +1,6 @@
 """On PostgreSQL with a real streaming replica (`pg_basebackup -R` from the run's server): recall,
 the context block and the fact list and get routes read from the replica, and a user whose last
-write the replica has not replayed reads from the primary (memory_service/db/replicas.py).
+write the replica has not replayed reads from the primary (facts/replicas.py).
 
 Replay is paused with `pg_wal_replay_pause()`: "store, then recall at once" must still find every
 fact, while a user who wrote before the pause keeps reading from the replica.
@@ -15,7 +15,7 @@ import pytest
 from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 
-from memory_service.db import replicas
+from facts import replicas
 from tests.base import ApiClient, make_tenant
 from tests.pg_replica import set_replay, streaming_replica, wait_until_replayed
 

@@ -1,4 +1,4 @@
-"""The rate limits' shared window counters (memory_service.counters): exact across threads and
+"""The rate limits' shared window counters (core.counters): exact across threads and
 processes, windows that end free their slot, and a full table lets requests through."""
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from memory_service.counters import PROBES, WindowCounters
+from core.counters import PROBES, WindowCounters
 
 ROOT = Path(__file__).resolve().parents[2]
 NOW = 1_000_000.0
 
 _COUNT_IN_A_CHILD = """
 import sys
-from memory_service.counters import WindowCounters
+from core.counters import WindowCounters
 counters = WindowCounters(sys.argv[1], int(sys.argv[2]))
 for _ in range(int(sys.argv[3])):
     counters.count("shared-key", 4_000_000_000.0)

@@ -1,7 +1,7 @@
 """The data folder and every database file are private to the service's user, whatever the
 umask: var/ 0700; the database, the broker and their -wal/-shm 0600; the secret key 0600, and
 one key for processes that start at once; an older install's wider modes are narrowed at start
-(memory_service/private_files.py)."""
+(core/private_files.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import sys
 import threading
 from pathlib import Path
 
-from memory_service.private_files import private_text_once
+from core.private_files import private_text_once
 from tests.integration.stack import ROOT, clean_env
 
 # Writes the database (migrate) and the broker (one message, as a posted turn sends one),

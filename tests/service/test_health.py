@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from kombu import Connection
 
-from memory_service.redact import mask_url, mask_urls
+from core.redact import mask_url, mask_urls
 from tests.base import ApiClient
 
 LLM_URL = "http://llm-user:llm-secret@127.0.0.1:9/v1?api_key=query-secret&region=eu"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory_service.redact import mask_text, mask_url
+from core.redact import mask_text, mask_url
 
 QUOTED = "http://llmuser:pa'ss-w0rd@llm.example/v1"
 

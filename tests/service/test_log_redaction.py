@@ -6,7 +6,7 @@ import logging
 from datetime import timedelta
 from types import SimpleNamespace
 
-from memory_service.logredact import RedactingGunicornLogger, RedactUserIds, redact, user_tag
+from core.logredact import RedactingGunicornLogger, RedactUserIds, redact, user_tag
 
 
 def _handler_lines(logger_name: str):

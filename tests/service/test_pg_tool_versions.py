@@ -1,5 +1,5 @@
 """`manage.py check` on PostgreSQL says when MEMORY_PG_DUMP / MEMORY_PG_RESTORE cannot back up the server
-(memory_service/db/pg_tools.py, memory_service/checks.py): Debian's default pg_dump 15 failed every
+(core/db/pg_tools.py, core/checks.py): Debian's default pg_dump 15 failed every
 backup of a PostgreSQL 16 server with a message that named neither setting.
 
 Against a private PostgreSQL 16 (pgserver), whatever engine the test run is on."""
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from memory_service.db import pg_tools
+from core.db import pg_tools
 from tests.base import private_postgres
 from tests.integration.stack import BIN, ROOT, clean_env
 

@@ -1,4 +1,4 @@
-"""memory_service.schemas.rendered: a validated body, as the one NinjaAPI would render it."""
+"""core.schemas.rendered: a validated body, as the one NinjaAPI would render it."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from uuid import UUID
 from django.test import RequestFactory
 from ninja import Schema
 
+from core.schemas import rendered
 from memory_service.api import api
-from memory_service.schemas import rendered
 
 
 class _Item(Schema):

@@ -11,7 +11,7 @@ import pytest
 from django.db.backends.sqlite3.base import Database
 from django.test import Client
 
-from memory_service.checks import check_sqlite_build, loaded_sqlite, sqlite_build_errors
+from core.checks import check_sqlite_build, loaded_sqlite, sqlite_build_errors
 
 ROOT = Path(__file__).resolve().parents[2]
 STRESS = Path(__file__).with_name("open_close_stress.py")

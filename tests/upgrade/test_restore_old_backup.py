@@ -13,8 +13,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memory_service.backup import manifest as manifests
-from memory_service.backup import sqlite_store
+from core.backup import manifest as manifests
+from core.backup import sqlite_store
 from tests.integration.stack import ROOT, clean_env, manage
 
 pytestmark = [pytest.mark.sqlite_only, pytest.mark.slow]

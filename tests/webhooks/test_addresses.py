@@ -20,7 +20,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from memory_service.errors import Rejected
+from core.errors import Rejected
 from tests.webhooks.receiver import Receiver, Server, free_port
 from webhooks import services
 from webhooks.models import DeliveryState, WebhookDelivery, WebhookEndpoint

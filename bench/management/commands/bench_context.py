@@ -16,10 +16,10 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
+from core.queues import inline
+from core.stats import percentile
 from facts import services
 from facts.models import Fact, Tenant
-from memory_service.queues import inline
-from memory_service.stats import percentile
 from profiles.services import context_block, profile_refresh
 from profiles.tokens import count_tokens
 

@@ -15,11 +15,10 @@ from django.test.utils import override_settings
 from tqdm import tqdm
 
 from bench import recall_store
-from facts import services
+from core.stats import rounded
+from facts import compactor, services
 from facts.models import Fact, MemoryUser, Tenant
-from memory_service.db import compactor
-from memory_service.db.scrub import user_data_tables
-from memory_service.stats import rounded
+from facts.scrub import user_data_tables
 from recall import indexer
 from recall.services import recall
 

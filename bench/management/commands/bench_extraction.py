@@ -27,10 +27,10 @@ from tqdm import tqdm
 
 from bench import throwaway
 from bench.scripted_llm import ScriptedLLM, rules_responder
+from core.stats import rounded
 from facts.models import Fact, Tenant, Turn, TurnState
 from facts.services import memory_user_get_or_create
 from facts.services.turns import turn_post
-from memory_service.stats import rounded
 
 CITIES = ["Lisbon", "Oslo", "Kyoto", "Porto", "Berlin", "Lima", "Accra", "Hanoi", "Quito", "Perth"]
 TOOLS = ["Neovim", "Emacs", "PostgreSQL", "Django", "Rust", "Go", "Kotlin", "Terraform", "Redis", "Figma"]

@@ -17,8 +17,8 @@ from bench.api.run import ProgressStream
 from bench.ingest import Timings
 from bench.locomo_data import load_conversations
 from bench.pipeline.replay_llm import conversation_plan
+from core import broker
 from facts.models import ApiKey, Fact, Tenant, Turn, TurnState
-from memory_service import broker
 
 WORKER_CONCURRENCY = 2  # as scripts/run.sh starts it
 UNLIMITED = "1000000/minute"

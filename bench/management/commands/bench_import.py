@@ -18,8 +18,8 @@ from tqdm import tqdm
 from bench import throwaway
 from bench.api.client import Connection
 from bench.locomo_data import load_conversations, session_time
+from core.stats import percentile, rounded
 from facts.models import ApiKey, Tenant
-from memory_service.stats import percentile, rounded
 
 LOCOMO_DEV = Path(settings.BASE_DIR).parent / "shared" / "data" / "locomo-dev"
 UNLIMITED = "1000000/min"

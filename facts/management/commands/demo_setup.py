@@ -8,8 +8,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
+from core.private_files import private_text
 from facts.models import ApiKey, Tenant, hash_api_key
-from memory_service.private_files import private_text
 
 # The demo key's secret, kept (0600, beside the secret key) so that `make run` prints the
 # same key at every start and clients configured with it keep working.

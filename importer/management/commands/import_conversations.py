@@ -9,11 +9,11 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
+from core.errors import ServiceError
 from facts.management.tenants import tenant_from_arg
 from importer.formats import FORMATS
 from importer.services import import_start, import_step
 from importer.tasks import HELD_BACK_SECONDS
-from memory_service.errors import ServiceError
 
 
 class Command(BaseCommand):

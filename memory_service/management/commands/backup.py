@@ -8,8 +8,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
+from core.backup.postgresql_store import ProgramFailed
 from memory_service.backup import store
-from memory_service.backup.postgresql_store import ProgramFailed
 
 STEPS = 4
 

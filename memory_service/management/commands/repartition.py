@@ -5,7 +5,7 @@ Why: the compaction pass's lock hold is about a slice's size (table size / parti
 MEMORY_POSTGRES_PARTITIONS is read only when the partition migrations run, so a store that
 grows needs its count raised in place. Both families are rebuilt, in one transaction: the
 recall index (recall/engines/postgresql/ddl.py) and the Django-model tables that hold a
-person's words (memory_service/db/partitioned_tables.py). A failure anywhere changes nothing.
+person's words (core/db/partitioned_tables.py). A failure anywhere changes nothing.
 Django's migration state is not touched (its models are the same at any count).
 """
 
@@ -18,8 +18,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError, connection, transaction
 
-from memory_service.db import partitioned_tables
-from memory_service.db.compactor import PASS_LOCK_KEY
+from core.db import partitioned_tables
+from facts.compactor import PASS_LOCK_KEY
 from recall.engines.postgresql import ddl
 
 MB = 2**20

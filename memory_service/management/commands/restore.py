@@ -7,11 +7,11 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
+from core.backup.manifest import Damaged
+from core.backup.postgresql_store import ProgramFailed
+from core.db import journal
+from core.db.in_use import StoreInUse
 from memory_service.backup import store
-from memory_service.backup.manifest import Damaged
-from memory_service.backup.postgresql_store import ProgramFailed
-from memory_service.db import journal
-from memory_service.db.in_use import StoreInUse
 
 
 class Command(BaseCommand):

@@ -24,7 +24,7 @@ from typing import Any
 
 from django.db import connection
 
-from memory_service.db.replicas import reader
+from facts.replicas import reader
 from recall.query import stem, words
 from recall.tables import FACTS, Tables
 from recall.weights import BODY_WEIGHT, CONTEXT_WEIGHT

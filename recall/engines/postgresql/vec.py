@@ -14,7 +14,7 @@ from collections.abc import Iterable
 import numpy as np
 from django.db import connection
 
-from memory_service.db.replicas import reader
+from facts.replicas import reader
 from recall.tables import FACTS, Tables
 
 

@@ -9,12 +9,12 @@ import threading
 
 import pytest
 
+from core import queues
 from facts import services
 from facts.extraction import apply as applying
 from facts.extraction.job import Job, Result
 from facts.extraction.pipeline import prepare
 from facts.models import Fact, Turn, TurnState
-from memory_service import queues
 from memory_service.celery import app
 from recall import embed_queue, fts, indexer
 from tests.base import make_tenant

@@ -1,7 +1,7 @@
 """Fixed-window request limits per API key and route class (read, write, recall).
 
 Counted in Redis when one is configured (the `ratelimit` cache), else in a file
-every process on this host maps (memory_service.counters), so every server process
+every process on this host maps (core.counters), so every server process
 sees the same counts and no request takes SQLite's write lock. The check runs during
 authentication, before any handler: a refused request writes nothing. See
 docs/api.md, "Rate limits".
@@ -20,8 +20,8 @@ from django.conf import settings
 from django.core.cache import caches
 from django.core.exceptions import ImproperlyConfigured
 
-from memory_service import counters
-from memory_service.errors import RateLimited
+from core import counters
+from core.errors import RateLimited
 
 PERIOD_SECONDS = {"s": 1, "sec": 1, "second": 1, "min": 60, "minute": 60, "h": 3600, "hour": 3600, "day": 86400}
 RATE_PATTERN = re.compile(r"^\s*(\d+)\s*/\s*([a-z]+)\s*$")

@@ -1,6 +1,6 @@
 """Fixed-window request counters shared by every process on this host, in a small mapped file.
 
-The rate limits (memory_service.ratelimit) count each request of every server process
+The rate limits (core.ratelimit) count each request of every server process
 against its key. Without Redis they used Django's file cache, which increments by reading
 a file and writing it back (two processes could both read 4 and both write 5: counts were
 lost under load) and lists its whole folder on each write: about 15% of a worker's time

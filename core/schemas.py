@@ -11,8 +11,8 @@ from ninja.renderers import JSONRenderer
 from ninja.schema import DjangoGetter
 from pydantic import AfterValidator, BeforeValidator, WithJsonSchema, model_validator
 
-from memory_service.ids import ID_MAX, INVISIBLE_CHARS
-from memory_service.timestamps import in_utc
+from core.ids import ID_MAX, INVISIBLE_CHARS
+from core.timestamps import in_utc
 
 
 class ValidationIssue(Schema):
@@ -38,7 +38,7 @@ class Message(Schema):
 # Every status an error can carry, each with the same body (memory_service.api
 # maps ServiceError, ninja's validation and parse errors to it). 400 is only for
 # a body that is not JSON, so only routes that read a body list it. Every route
-# that takes a key (401) can also answer 429 (memory_service.ratelimit).
+# that takes a key (401) can also answer 429 (core.ratelimit).
 ERRORS = {400: Message, 401: Message, 403: Message, 404: Message, 409: Message, 422: Message, 429: Message}
 
 
@@ -129,5 +129,5 @@ JSON_NUMBER = BeforeValidator(_json_number)
 JsonInt = Annotated[int, JSON_NUMBER]
 
 # An input date-time: ISO 8601 only, as the schema's format says; aware and in UTC
-# once read (memory_service.timestamps: no offset means UTC; past year 9999 is a 422).
+# once read (core.timestamps: no offset means UTC; past year 9999 is a 422).
 IsoDateTime = Annotated[datetime, BeforeValidator(_iso_only), AfterValidator(in_utc)]

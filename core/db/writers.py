@@ -1,4 +1,4 @@
-"""Writers take turns on a lock file before SQLite's write lock (memory_service/db/base.py).
+"""Writers take turns on a lock file before SQLite's write lock (core/db/base.py).
 
 Every write transaction starts with BEGIN IMMEDIATE, which takes SQLite's one write lock.
 A connection that finds it taken does not queue: SQLite's busy handler sleeps and tries
@@ -21,7 +21,7 @@ from pathlib import Path
 
 from django.db import OperationalError
 
-from memory_service.private_files import FILE_MODE
+from core.private_files import FILE_MODE
 
 FIRST_WAIT = 0.0005
 LONGEST_WAIT = 0.002

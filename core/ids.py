@@ -1,6 +1,6 @@
 """What a client-chosen id (user_id, session_id, turn_id) and a memory text may hold, stated
 once on the ground: facts.services.users enforces the id rule, facts.guard the injection
-floor, and memory_service.schemas documents both in every app's API schema.
+floor, and core.schemas documents both in every app's API schema.
 """
 
 from __future__ import annotations

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sqlite3  # sqlean, installed as sqlite3 by memory_service.sqlite_driver
+import sqlite3  # sqlean, installed as sqlite3 by core.sqlite_driver
 from collections.abc import Iterator
 from pathlib import Path
 
 from django.db import connection
 
-from memory_service.backup.manifest import Damaged, by_app
-from memory_service.db import in_use
-from memory_service.private_files import COMPANIONS, private_database
+from core.backup.manifest import Damaged, by_app
+from core.db import in_use
+from core.private_files import COMPANIONS, private_database
 
 FILE = "database.sqlite3"
 
@@ -71,7 +71,7 @@ def check_integrity(path: Path) -> None:
         raise Damaged(f"{path.name} fails SQLite's integrity check: {result[:3]}")
 
 
-# What SQLite and this service's locks (memory_service/db/writers.py, in_use.py) keep beside a file.
+# What SQLite and this service's locks (core/db/writers.py, in_use.py) keep beside a file.
 SIDE_FILES = ("-wal", "-shm", ".writers", ".in-use")
 
 
@@ -103,6 +103,6 @@ def connection_on(path: Path) -> Iterator[None]:
         yield
     finally:
         connection.close()
-        # Opening it marked this process as a user of that file (memory_service/db/in_use.py).
+        # Opening it marked this process as a user of that file (core/db/in_use.py).
         in_use.release(str(path))
         connection.settings_dict["NAME"] = original

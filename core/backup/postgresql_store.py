@@ -26,9 +26,9 @@ from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from psycopg import sql
 
-from memory_service.backup.manifest import Damaged
-from memory_service.db import pg_tools
-from memory_service.db.postgresql_urls import connect_kwargs
+from core.backup.manifest import Damaged
+from core.db import pg_tools
+from core.db.postgresql_urls import connect_kwargs
 
 logger = logging.getLogger(__name__)
 

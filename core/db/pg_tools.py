@@ -4,7 +4,7 @@ pg_dump refuses a server of a newer major version ("server version mismatch"), a
 pg_restore older than the pg_dump that wrote a dump cannot read it; a newer client is
 fine. Debian's default pg_dump is 15: against a PostgreSQL 16 server every backup failed,
 with pg_dump's own message, which names neither setting. The system check
-(memory_service/checks.py, memory_service.W002) reads the versions here at every start;
+(core/checks.py, memory_service.W002) reads the versions here at every start;
 `failure_note` says which setting to change when a run of one of them fails.
 """
 

@@ -1,7 +1,7 @@
 """PostgreSQL: the Django-model tables that hold a person's words, hash-partitioned by user.
 
 Why: an erasure's deleted rows leave the table files only when the table is rewritten
-(VACUUM FULL, memory_service/db/compactor.py), and a rewrite holds ACCESS EXCLUSIVE on what it
+(VACUUM FULL, facts/compactor.py), and a rewrite holds ACCESS EXCLUSIVE on what it
 copies. Rewriting the whole `facts_fact` held every tenant's recall for 1.9-11 s at a 1 GB
 store (docs/measurements.md §17). Partitioned `BY HASH (user_id)` like the recall index
 (recall/engines/postgresql/ddl.py), the pass rewrites only the erased users' slices.
@@ -27,7 +27,7 @@ migration). Names are constants of the migrations and of this module, never inpu
 `layout` and `table_sizes` read what the store has (catalog and file sizes, no table
 scan): the count `MEMORY_POSTGRES_PARTITIONS` asked for when the migrations ran may not be
 the count the store has, and a slice's size is what bounds a compaction rewrite's lock hold
-(memory_service/checks.py).
+(core/checks.py).
 """
 
 from __future__ import annotations
@@ -301,7 +301,7 @@ def store_layout() -> list[Partitioned]:
     import psycopg
     from django.db import connection
 
-    from memory_service.db.pg_tools import CONNECT_SECONDS
+    from core.db.pg_tools import CONNECT_SECONDS
 
     params = {"connect_timeout": CONNECT_SECONDS, **connection.get_connection_params()}
     with psycopg.connect(**params) as conn, conn.cursor() as cursor:

@@ -8,11 +8,11 @@ ACCESS EXCLUSIVE lock on the table for as long as it copies it, blocking every t
 reads of it: once per forget, that stalled every request of the service (issue 33).
 
 So a forget or erase only leaves a PendingCompaction row (naming the user) in its own
-transaction (memory_service/db/scrub.py), and one pass every MEMORY_POSTGRES_COMPACT_SECONDS
+transaction (facts/scrub.py), and one pass every MEMORY_POSTGRES_COMPACT_SECONDS
 (Celery beat, `compact-erasures`) rewrites, once for every erasure committed before the pass
 began, only the erased users' slices of the tables that hold a person's words: the recall
 index tables (recall/engines/postgresql/ddl.py) and the Django-model tables of turns, facts,
-their history, entities, edges and profile versions (memory_service/db/partitioned_tables.py)
+their history, entities, edges and profile versions (core/db/partitioned_tables.py)
 are `PARTITION BY HASH (user_id)`, and of each the pass rewrites the partitions the erased
 users' rows were in. The few small tables that hold a person's id or words and cannot be
 partitioned by user (facts_memoryuser, facts_sessioncursor, facts_appliedchange, the
@@ -283,7 +283,7 @@ WHERE i.inhparent = %s::regclass
 def relations_to_rewrite(users: set[int] | None) -> list[Relation]:
     """Every whole user-data table, and of the partitioned ones the partitions that hold (or
     held) the rows of `users` (every partition with None), smallest first."""
-    from memory_service.db.scrub import user_data_tables
+    from facts.scrub import user_data_tables
 
     tables = sorted((set(connection.introspection.table_names()) & user_data_tables()) - NOT_REWRITTEN)
     relations: list[Relation] = []

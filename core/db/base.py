@@ -8,9 +8,9 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.db.backends.sqlite3 import base as sqlite_base
 
-from memory_service.db import in_use
-from memory_service.db.writers import WriterTurn
-from memory_service.private_files import is_file_database, private_database
+from core.db import in_use
+from core.db.writers import WriterTurn
+from core.private_files import is_file_database, private_database
 
 # Applied to every new connection. WAL lets readers run beside one writer;
 # synchronous=NORMAL is durable across application crashes in WAL mode;
@@ -27,7 +27,7 @@ class DatabaseWrapper(sqlite_base.DatabaseWrapper):
     _writer_turn: WriterTurn | None = None
 
     def _start_transaction_under_autocommit(self):
-        # Writers queue on a lock file of their own first (memory_service/db/writers.py).
+        # Writers queue on a lock file of their own first (core/db/writers.py).
         name = str(self.settings_dict["NAME"])
         if is_file_database(name):
             if self._writer_turn is None:

@@ -19,7 +19,7 @@ with them (kombu/transport/sqlalchemy/__init__.py in the virtualenv):
 - kombu hands every transport option to ``create_engine``; here the options are
   ours (``polling_interval``, ``prefetch_wait``, ``visibility_timeout``, ``busy_timeout``).
 - The file is opened in WAL mode with a busy timeout, through whichever module
-  ``sqlite3`` resolves to (``memory_service/sqlite_driver.py`` may swap it), and
+  ``sqlite3`` resolves to (``core/sqlite_driver.py`` may swap it), and
   connections stay open in a pool: no open/close per message.
 - kombu's consumer slept a whole polling interval while its prefetch was taken,
   idling the worker after every task; here that wait is a setting of its own (Transport).
@@ -44,8 +44,8 @@ from sqlalchemy import bindparam, column, create_engine, delete, event, func, ma
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import OperationalError
 
-from memory_service.private_files import is_file_database, private_database
-from memory_service.queues import USERS_HEADER
+from core.private_files import is_file_database, private_database
+from core.queues import USERS_HEADER
 
 DEFAULT_VISIBILITY_TIMEOUT = 900.0
 DEFAULT_BUSY_TIMEOUT = 30.0
@@ -335,7 +335,7 @@ def health(url: str) -> str:
 
 def drop_user_messages(url: str, user_pk: int) -> int:
     """Delete every message, queued or held by a worker, tagged with this user
-    (memory_service.queues.about_users), then checkpoint the WAL so the deleted bytes
+    (core.queues.about_users), then checkpoint the WAL so the deleted bytes
     (zeroed by secure_delete) leave the broker's files. Returns how many were dropped.
 
     A worker holding one of them finds it gone when it acknowledges (nothing happens);

@@ -15,7 +15,7 @@ from celery import current_app
 
 # A message that carries a user's words (turn text, fact text) names the user in this
 # header, so that erasing the user can drop what is still queued for them
-# (memory_service/broker.py `drop_user_messages`, docs/design.md §8).
+# (core/broker.py `drop_user_messages`, docs/design.md §8).
 USERS_HEADER = "memory_users"
 
 

@@ -34,7 +34,7 @@ from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 
-from memory_service.errors import NotFound
+from core.errors import NotFound
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

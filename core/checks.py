@@ -9,9 +9,9 @@ import math
 from django.core.checks import Error, Warning, register
 from django.db.backends.sqlite3.base import Database  # type: ignore[attr-defined]  # the driver module Django loaded
 
-from memory_service.db import partitioned_tables, pg_tools
-from memory_service.db.journal import POSTGRESQL_SCHEMES, SQLITE_SCHEME
-from memory_service.sqlite_driver import known_problem
+from core.db import partitioned_tables, pg_tools
+from core.db.journal import POSTGRESQL_SCHEMES, SQLITE_SCHEME
+from core.sqlite_driver import known_problem
 
 
 def loaded_sqlite() -> str:

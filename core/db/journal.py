@@ -43,8 +43,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.crypto import salted_hmac
 
-from memory_service.private_files import private_database
-from memory_service.redact import mask_url
+from core.private_files import private_database
+from core.redact import mask_url
 
 logger = logging.getLogger(__name__)
 
@@ -95,7 +95,7 @@ def location() -> str:
     return str(settings.MEMORY_ERASURE_JOURNAL)
 
 
-# What MEMORY_ERASURE_JOURNAL may be besides a file path (memory_service/checks.py refuses others).
+# What MEMORY_ERASURE_JOURNAL may be besides a file path (core/checks.py refuses others).
 POSTGRESQL_SCHEMES = ("postgresql://", "postgres://")
 SQLITE_SCHEME = "sqlite:///"
 
@@ -134,7 +134,7 @@ def _open(where: str) -> tuple[object, str]:
             import psycopg
 
             return psycopg.connect(where, autocommit=False), "%s"
-        import sqlite3  # sqlean, installed as sqlite3 by memory_service.sqlite_driver
+        import sqlite3  # sqlean, installed as sqlite3 by core.sqlite_driver
 
         path = Path(where.removeprefix(SQLITE_SCHEME))
         path.parent.mkdir(parents=True, exist_ok=True)

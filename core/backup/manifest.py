@@ -18,10 +18,11 @@ from pathlib import Path
 from django.conf import settings
 from django.utils.crypto import salted_hmac
 
-from memory_service.private_files import private_text
+from core.private_files import private_text
 
 FORMAT = "memory-service-backup/1"
 NAME = "manifest.json"
+# The salt keeps the module's old path: a new one would fail every older backup's check.
 _SIGNING_SALT = "memory_service.backup.manifest"
 
 

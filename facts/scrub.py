@@ -1,6 +1,6 @@
 """After an erasure commits: make the database and broker files hold no trace of what was deleted.
 
-SQLite: secure_delete=ON (memory_service/db/base.py, and the embedded broker's
+SQLite: secure_delete=ON (core/db/base.py, and the embedded broker's
 connections) zeroes the freed pages of the main file, but a WAL file keeps the
 pages written before the delete until it is checkpointed: that is done after
 commit, and the receipts then say the bytes are gone.
@@ -8,7 +8,7 @@ PostgreSQL: a delete leaves dead tuples in the table and index pages, and a plai
 VACUUM leaves their bytes in the freed space; only a rewrite removes them, and a
 rewrite locks the table. So the request rewrites nothing: it leaves a
 PendingCompaction row in its own transaction, and the background pass of
-memory_service/db/compactor.py rewrites each table once for every erasure before
+facts/compactor.py rewrites each table once for every erasure before
 it (MEMORY_POSTGRES_ERASE_VACUUM=full, the default; plain prunes only; off leaves
 it to autovacuum). The WAL keeps its copy until its segments are recycled
 (docs/deployment.md, "What erased means on PostgreSQL").
@@ -93,7 +93,7 @@ def _stamp_receipts_after_checkpoint() -> None:
 
 
 def compact_after_erasure() -> None:
-    """SQLite only: the WAL checkpoint. PostgreSQL's compaction is memory_service/db/compactor.py."""
+    """SQLite only: the WAL checkpoint. PostgreSQL's compaction is facts/compactor.py."""
     if connection.vendor == "sqlite":
         try:
             _stamp_receipts_after_checkpoint()
@@ -117,7 +117,7 @@ def _scrub(erased_user: int | None) -> None:
     if not url.startswith("sqlite:"):
         # Redis keeps messages in memory until a worker takes them (docs/design.md §8).
         return
-    from memory_service import broker
+    from core import broker
 
     try:
         if erased_user is not None:

@@ -5,7 +5,7 @@ manage.py command) holds a shared flock(2) on `<database>.in-use` until it exits
 `restore` takes it exclusively, without waiting, before it replaces the file, and
 keeps it until the new file is in place. A process that starts meanwhile waits for
 the restore to finish rather than open a file about to be replaced. Like the writers'
-lock (memory_service/db/writers.py) it is a file of its own: it never touches the
+lock (core/db/writers.py) it is a file of its own: it never touches the
 database file's POSIX locks. `move_store` reads a store it must be the only user of
 (`alone`): it turns its own shared lock exclusive for as long as it copies.
 """
@@ -18,7 +18,7 @@ import os
 import threading
 from collections.abc import Iterator
 
-from memory_service.private_files import FILE_MODE
+from core.private_files import FILE_MODE
 
 _held: dict[str, int] = {}
 # A server's request threads open their connections at the same time.
