@@ -2,8 +2,8 @@
 
 Precision and recall over the first set must meet the issue's aim (>= 0.98, >= 0.90), and
 so must the fresh and third sets' now that their misses were read for the rules (on
-2026-11-28); none of the three may flag a look-alike. The held-out measure is the fourth and
-fifth sets, written blind and never read for rules; they do not meet the recall aim
+2026-11-28); none of the three may flag a look-alike. The held-out measure is the fourth,
+fifth and sixth sets, written blind and never read for rules; they do not meet the recall aim
 (docs/design.md §13), so they hold the detector to its precision and to the recall it has
 (a floor that catches a rule that stops reading). Run it alone to read the matrices:
 
@@ -28,6 +28,7 @@ from tests.facts.consent_phrases import (
     HELD_NEGATIVE,
     HELD_POSITIVE,
 )
+from tests.facts.consent_sixth_phrases import SIXTH_NEGATIVE, SIXTH_POSITIVE
 from tests.facts.consent_third_phrases import THIRD_NEGATIVE, THIRD_POSITIVE
 
 
@@ -104,6 +105,7 @@ def test_on_the_later_sets_it_meets_the_aim_flags_no_look_alike_and_errs_only_to
 HELD_OUT = (
     ("fourth (held out)", FOURTH_POSITIVE, FOURTH_NEGATIVE, 72 / 101),
     ("fifth (held out)", FIFTH_POSITIVE, FIFTH_NEGATIVE, 55 / 98),
+    ("sixth (held out)", SIXTH_POSITIVE, SIXTH_NEGATIVE, 63 / 115),
 )
 
 
