@@ -44,6 +44,7 @@ class HealthDetailsOut(Schema):
     broker: str  # ok, "error: <reason>", eager or unknown
     extractor: dict
     embedder: dict
+    consent_classifier: dict  # enabled, last_error(_at), last_ok_at (facts/consent_model.py)
 
 
 def database_state() -> str:
@@ -80,10 +81,11 @@ def broker_state() -> str:
 def component_states() -> dict:
     # Each app reports its own component; imported lazily so health never
     # loads the embedding model just to answer.
+    from facts import consent_model
     from facts.extraction.status import extractor_state
     from recall.reports import embedder_health
 
-    return {"extractor": extractor_state(), "embedder": embedder_health()}
+    return {"extractor": extractor_state(), "embedder": embedder_health(), "consent_classifier": consent_model.state()}
 
 
 def _word(state: str) -> str:

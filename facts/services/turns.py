@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from core.errors import Conflict, NotFound, Rejected
 from core.timestamps import in_utc
-from facts import consent
+from facts import consent, consent_model
 from facts.extraction.chain import extract_turn
 from facts.models import ActorKind, Fact, MemoryMode, MemoryUser, Tenant, Turn, TurnState
 from facts.services.actors import Actor
@@ -92,7 +92,8 @@ def turn_post(
         raise Rejected("remember", "remember must be true or false.")
     fields = _turn_fields(session_id, user_input, turn_id, assistant_response, occurred_at)
     # Read in memory only: nothing of the words is kept for a request the detector finds.
-    asked = consent.detect(fields["user_input"])
+    # The rules, or the classifier beside them (MEMORY_CONSENT_CLASSIFIER; facts/consent_model.py).
+    asked = consent_model.detect(fields["user_input"])
     # A failed insert means a concurrent post created what was missing: first the user, then
     # perhaps this very turn; the third reading finds both.
     for attempt in range(3):

@@ -132,6 +132,7 @@ MALFORMED = {
     "MEMORY_RECALL_QUOTE_SOURCES": ("maybe", ON_OFF),
     "MEMORY_RECALL_TURN_KEYS": ("facts", CHOICE),
     "MEMORY_RECALL_FACTS_THROUGH_TURNS": ("sometimes", ON_OFF),
+    "MEMORY_CONSENT_CLASSIFIER": ("sometimes", ON_OFF),
     "MEMORY_EPISODE_RETENTION_DAYS": ("0", NUMBER),
     # Profiles, context, metrics
     "MEMORY_PROFILE_EVERY_TURNS": ("0", NUMBER),

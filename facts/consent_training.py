@@ -1,0 +1,199 @@
+"""Training of the consent classifier (facts/consent_model.py; `manage.py train_consent_model`).
+
+Deterministic: the data are read in a fixed order, the embedding model is the packaged one,
+and the logistic regression is fitted by Newton's method from zeros (no random start, no
+sampling), so a fresh run gives the checked-in weights (tests/facts/test_consent_model.py).
+
+The labels are per message, the scores per piece (facts/consent_model.pieces): every piece
+of a look-alike is a negative; of a request, the piece that reads most like one is its
+positive (found by a first fit on the whole requests, then refitted: two rounds of
+multiple-instance learning). The threshold is chosen by leave-one-set-out cross-validation:
+each labelled set, written by a different hand, is scored by a model trained without it,
+which is how a new set would meet the model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from facts import consent
+from facts.consent_model import Model, pieces
+
+# L2 penalty on the weights (not the bias), chosen by the same cross-validation (docs/measurements.md).
+PENALTY = 1.0
+NEWTON_STEPS = 50
+# The precision the threshold must keep on every held-out set, with the rules' flags counted.
+TARGET_PRECISION = 0.98
+THRESHOLD_GRID = tuple(round(0.50 + 0.01 * i, 2) for i in range(50))
+
+
+@dataclass(frozen=True)
+class Message:
+    text: str
+    positive: bool
+    group: str  # which labelled set: folds of the cross-validation
+
+
+Embed = Callable[[list[str]], np.ndarray]
+
+
+def labelled() -> list[Message]:
+    """Every labelled set but the sixth (held out for the measure after freezing), in a fixed order.
+    The sets live with the tests; this runs only where the repository is checked out."""
+    from tests.facts import consent_extra_phrases as extra
+    from tests.facts import consent_fifth_phrases as fifth
+    from tests.facts import consent_fourth_phrases as fourth
+    from tests.facts import consent_fresh_phrases as fresh
+    from tests.facts import consent_phrases as first
+    from tests.facts import consent_third_phrases as third
+
+    sets = (
+        ("first", first.DEV_POSITIVE + first.HELD_POSITIVE + first.CONSTRUCTION_POSITIVE,
+         first.DEV_NEGATIVE + first.HELD_NEGATIVE + first.CONSTRUCTION_NEGATIVE),
+        ("third", third.THIRD_POSITIVE, third.THIRD_NEGATIVE),
+        ("fresh", fresh.FRESH_POSITIVE, fresh.FRESH_NEGATIVE),
+        ("fourth", fourth.FOURTH_POSITIVE, fourth.FOURTH_NEGATIVE),
+        ("fifth", fifth.FIFTH_POSITIVE, fifth.FIFTH_NEGATIVE),
+        ("extra", extra.EXTRA_POSITIVE, extra.EXTRA_NEGATIVE),
+    )  # fmt: skip
+    out: list[Message] = []
+    for group, positives, negatives in sets:
+        out.extend(Message(text, True, group) for text, _ in positives)
+        out.extend(Message(text, False, group) for text in negatives)
+    return out
+
+
+class PieceTable:
+    """Each message's pieces and their embeddings, each distinct piece embedded once."""
+
+    def __init__(self, messages: Sequence[Message], embed: Embed) -> None:
+        self.messages = list(messages)
+        self.pieces = [pieces(m.text) or [" "] for m in self.messages]
+        distinct = list(dict.fromkeys(p for found in self.pieces for p in found))
+        vectors = np.asarray(embed(distinct), dtype=np.float64)
+        row = {p: i for i, p in enumerate(distinct)}
+        self.vectors = vectors
+        self.rows = [[row[p] for p in found] for found in self.pieces]
+        wholes = [" ".join(found) for found in self.pieces]
+        self.whole = np.asarray(embed(wholes), dtype=np.float64)
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray, penalty: float = PENALTY) -> tuple[np.ndarray, float]:
+    """L2-penalised logistic regression by Newton's method, classes weighted to balance."""
+    n, dim = x.shape
+    design = np.hstack([x, np.ones((n, 1))])
+    positives = max(1.0, float(y.sum()))
+    negatives = max(1.0, float(n - y.sum()))
+    weight = np.where(y > 0, n / (2 * positives), n / (2 * negatives))
+    ridge = np.full(dim + 1, penalty)
+    ridge[-1] = 0.0
+    theta = np.zeros(dim + 1)
+    for _ in range(NEWTON_STEPS):
+        p = 1.0 / (1.0 + np.exp(-(design @ theta)))
+        gradient = design.T @ (weight * (p - y)) + ridge * theta
+        hessian = (design * (weight * p * (1 - p))[:, None]).T @ design + np.diag(ridge) + 1e-9 * np.eye(dim + 1)
+        step = np.linalg.solve(hessian, gradient)
+        theta -= step
+        if float(np.abs(step).max()) < 1e-10:
+            break
+    return theta[:-1], float(theta[-1])
+
+
+def _instances(
+    table: PieceTable, chosen: list[int], weights: np.ndarray | None, bias: float
+) -> tuple[np.ndarray, np.ndarray]:
+    xs: list[np.ndarray] = []
+    ys: list[float] = []
+    for i in chosen:
+        message, rows = table.messages[i], table.rows[i]
+        if not message.positive:
+            xs.extend(table.vectors[r] for r in rows)
+            ys.extend(0.0 for _ in rows)
+            continue
+        xs.append(table.whole[i])
+        ys.append(1.0)
+        if weights is not None and len(rows) > 1:
+            # The piece that reads most like a request is the request (multiple-instance learning).
+            best = max(rows, key=lambda r: float(table.vectors[r] @ weights))
+            xs.append(table.vectors[best])
+            ys.append(1.0)
+    return np.vstack(xs), np.asarray(ys)
+
+
+def train_on(table: PieceTable, chosen: list[int], penalty: float = PENALTY) -> tuple[np.ndarray, float]:
+    weights: np.ndarray | None = None
+    bias = 0.0
+    for _ in range(2):
+        x, y = _instances(table, chosen, weights, bias)
+        weights, bias = fit_logistic(x, y, penalty)
+    assert weights is not None
+    return weights, bias
+
+
+def message_scores(table: PieceTable, weights: np.ndarray, bias: float) -> np.ndarray:
+    piece_scores = 1.0 / (1.0 + np.exp(-(table.vectors @ weights + bias)))
+    return np.asarray([float(piece_scores[rows].max()) for rows in table.rows])
+
+
+def held_out_scores(table: PieceTable, penalty: float = PENALTY) -> np.ndarray:
+    """Each message scored by a model trained without its set (leave-one-set-out)."""
+    groups = sorted({m.group for m in table.messages})
+    out = np.zeros(len(table.messages))
+    for group in groups:
+        inside = [i for i, m in enumerate(table.messages) if m.group != group]
+        outside = [i for i, m in enumerate(table.messages) if m.group == group]
+        weights, bias = train_on(table, inside, penalty)
+        out[outside] = message_scores(table, weights, bias)[outside]
+    return out
+
+
+def per_group(table: PieceTable, flagged: np.ndarray) -> dict[str, dict[str, float]]:
+    """Precision and recall of a flag per labelled set."""
+    out = {}
+    for group in dict.fromkeys(m.group for m in table.messages):
+        idx = [i for i, m in enumerate(table.messages) if m.group == group]
+        tp = sum(1 for i in idx if flagged[i] and table.messages[i].positive)
+        fp = sum(1 for i in idx if flagged[i] and not table.messages[i].positive)
+        pos = sum(1 for i in idx if table.messages[i].positive)
+        out[group] = {
+            "tp": tp,
+            "fp": fp,
+            "precision": tp / (tp + fp) if tp + fp else 1.0,
+            "recall": tp / pos if pos else 1.0,
+        }
+    return out
+
+
+def choose_threshold(table: PieceTable, scores: np.ndarray) -> float:
+    """The lowest threshold at which rules OR classifier keep TARGET_PRECISION on every set
+    (on a set where the rules alone fall below it, the precision the rules have)."""
+    rules = np.asarray([consent.detect(m.text) is not None for m in table.messages])
+    floors = {g: min(TARGET_PRECISION, f["precision"]) for g, f in per_group(table, rules).items()}
+    for threshold in THRESHOLD_GRID:
+        figures = per_group(table, rules | (scores >= threshold))
+        if all(f["precision"] >= floors[g] for g, f in figures.items()):
+            return threshold
+    return THRESHOLD_GRID[-1]
+
+
+def train(
+    embed: Embed, embedding_model: str, messages: Sequence[Message] | None = None
+) -> tuple[Model, PieceTable, np.ndarray]:
+    """The model on every labelled message, its threshold from the held-out scores."""
+    table = PieceTable(messages if messages is not None else labelled(), embed)
+    scores = held_out_scores(table)
+    threshold = choose_threshold(table, scores)
+    weights, bias = train_on(table, list(range(len(table.messages))))
+    return Model(weights, bias, threshold, embedding_model), table, scores
+
+
+def to_json(model: Model) -> dict:
+    return {
+        "embedding_model": model.embedding_model,
+        "threshold": model.threshold,
+        "bias": round(model.bias, 6),
+        "weights": [round(float(w), 6) for w in model.weights],
+    }

@@ -1,0 +1,155 @@
+"""The consent classifier beside the rules (facts/consent_model.py, issue 37), on the real
+packaged embedding model.
+
+Its training data are the first, third, fresh, fourth and fifth sets and the extra phrasings
+(tests/facts/consent_extra_phrases.py), so its figures on them are in-sample: floors that catch
+a model or a piece split that stops reading, not a measure of how it generalises. That measure
+is the leave-one-set-out figures `manage.py train_consent_model` prints and the sixth set,
+scored once after the weights were frozen (docs/measurements.md §21). Run alone to read them:
+
+    .venv/bin/python -m pytest -q -s -p no:cacheprovider tests/facts/test_consent_model.py
+"""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import pytest
+
+from facts import consent, consent_model
+from facts.consent_model import CLASSIFIER, MAX_PIECES, load_model, pieces
+from facts.consent_training import to_json, train
+from recall.embeddings import LOCAL_MODEL_NAME, EmbedderError, embedder_for
+from tests.facts.consent_extra_phrases import EXTRA_NEGATIVE, EXTRA_POSITIVE
+from tests.facts.consent_fifth_phrases import FIFTH_NEGATIVE, FIFTH_POSITIVE
+from tests.facts.consent_fourth_phrases import FOURTH_NEGATIVE, FOURTH_POSITIVE
+from tests.facts.consent_fresh_phrases import FRESH_NEGATIVE, FRESH_POSITIVE
+from tests.facts.consent_phrases import (
+    CONSTRUCTION_NEGATIVE,
+    CONSTRUCTION_POSITIVE,
+    DEV_NEGATIVE,
+    DEV_POSITIVE,
+    HELD_NEGATIVE,
+    HELD_POSITIVE,
+)
+from tests.facts.consent_third_phrases import THIRD_NEGATIVE, THIRD_POSITIVE
+
+# (name, positives, negatives, recall floor of rules OR classifier): what each reached when the
+# weights were frozen (2026-11-28), less one phrasing.
+SETS = (
+    (
+        "first",
+        DEV_POSITIVE + HELD_POSITIVE + CONSTRUCTION_POSITIVE,
+        DEV_NEGATIVE + HELD_NEGATIVE + CONSTRUCTION_NEGATIVE,
+        256 / 257,
+    ),
+    ("third", THIRD_POSITIVE, THIRD_NEGATIVE, 49 / 50),
+    ("fresh", FRESH_POSITIVE, FRESH_NEGATIVE, 39 / 40),
+    ("fourth", FOURTH_POSITIVE, FOURTH_NEGATIVE, 92 / 101),
+    ("fifth", FIFTH_POSITIVE, FIFTH_NEGATIVE, 82 / 98),
+    ("extra", EXTRA_POSITIVE, EXTRA_NEGATIVE, 56 / 67),
+)
+
+
+def _flags(text: str) -> tuple[bool, bool]:
+    """(the rules flag it, the classifier is confident)."""
+    return consent.detect(text) is not None, consent_model.score(text) >= load_model().threshold
+
+
+def _pr(positives: list[tuple[bool, bool]], negatives: list[tuple[bool, bool]], which) -> dict:
+    tp = sum(1 for f in positives if which(f))
+    fp = sum(1 for f in negatives if which(f))
+    return {"tp": tp, "fp": fp, "precision": tp / (tp + fp) if tp + fp else 1.0, "recall": tp / len(positives)}
+
+
+READERS = {
+    "rules": lambda f: f[0],
+    "classifier": lambda f: f[1],
+    "either": lambda f: f[0] or f[1],
+}
+
+
+@pytest.fixture(autouse=True)
+def _classifier_on(settings):
+    settings.MEMORY_CONSENT_CLASSIFIER = True
+
+
+def test_rules_or_classifier_keep_the_precision_and_the_recall_they_reached_on_every_set():
+    print()
+    for name, positives, negatives, floor in SETS:
+        pos = [_flags(text) for text, _ in positives]
+        neg = [_flags(text) for text in negatives]
+        figures = {reader: _pr(pos, neg, which) for reader, which in READERS.items()}
+        print(
+            f"{name:7}"
+            + "  ".join(f"{r} P {m['precision']:.3f} R {m['recall']:.3f} (FP {m['fp']})" for r, m in figures.items())
+        )
+        # Where the rules alone fall below 0.98 (three look-alikes of the extra set), the
+        # classifier may not lower it further.
+        assert figures["either"]["precision"] >= min(0.98, figures["rules"]["precision"]), (name, figures)
+        assert figures["either"]["recall"] >= floor, (name, figures)
+        assert figures["either"]["recall"] >= figures["rules"]["recall"]
+
+
+def test_a_request_only_the_classifier_finds_is_of_the_right_kind_and_never_deletes_by_mistake():
+    only = []
+    for _, positives, _, _ in SETS:
+        for text, kind in positives:
+            if consent.detect(text) is None and (found := consent_model.detect(text)) is not None:
+                only.append((text, kind, found.kind, found.pattern))
+    right = sum(1 for _, kind, found, _ in only if kind == found)
+    print(f"\nclassifier-only flags: {len(only)}, right kind {right}")
+    assert {pattern for *_, pattern in only} == {CLASSIFIER}
+    # A withhold read as "forget the previous turn" would delete what the person said before.
+    assert [t for t, kind, found, _ in only if kind == consent.WITHHOLD and found == consent.FORGET_PREVIOUS] == []
+    assert len(only) >= 60 and right / len(only) >= 0.88, only
+
+
+def test_the_kind_comes_from_the_sentence_that_asks_not_from_a_pointer_back_elsewhere():
+    asked = "Please keep this out of my saved stuff, I'm applying to Quillstone in secret."
+    assert consent.detect(asked) is None  # the rules miss it: the classifier's case
+    assert consent_model.detect(asked) == consent.ConsentRequest(consent.WITHHOLD, CLASSIFIER)
+    # "What I said earlier" in another sentence does not make it forget the previous turn.
+    beside = asked + " Also what I said earlier is fine."
+    assert consent_model.detect(beside) == consent.ConsentRequest(consent.WITHHOLD, CLASSIFIER)
+    back = "The bit I told you earlier about my landlord, lose it from memory please."
+    assert consent.detect(back) is None
+    assert consent_model.detect(back) == consent.ConsentRequest(consent.FORGET_PREVIOUS, CLASSIFIER)
+
+
+def test_with_the_setting_off_the_rules_alone_decide(settings):
+    settings.MEMORY_CONSENT_CLASSIFIER = False
+    assert consent_model.detect("Please keep this out of my saved stuff, I'm applying to Quillstone in secret.") is None
+    assert consent_model.detect("Don't remember this.") == consent.detect("Don't remember this.")
+
+
+def test_when_the_embedder_fails_the_rules_alone_decide_and_the_failure_is_logged_and_shown(monkeypatch, caplog):
+    def broken(model):
+        raise EmbedderError("the model file is gone")
+
+    monkeypatch.setattr(consent_model, "_embedder", broken)
+    with caplog.at_level(logging.WARNING, logger="facts.consent_model"):
+        assert consent_model.detect("Please keep this out of my saved stuff, I'm applying in secret.") is None
+    assert "the rules alone decide" in caplog.text and "the model file is gone" in caplog.text
+    assert "the model file is gone" in consent_model.state()["last_error"]
+    assert consent_model.detect("Off the record: I'm moving.") == consent.detect("Off the record: I'm moving.")
+
+
+def test_a_turn_of_20000_characters_is_scored_on_a_bounded_number_of_pieces():
+    long = ("I walked the dog today, then I cooked dinner. " * 500)[:20_000]
+    found = pieces(long)
+    assert 0 < len(found) <= MAX_PIECES
+    assert consent_model.detect(long) is None
+
+
+def test_the_checked_in_weights_are_what_a_fresh_training_run_gives():
+    """`manage.py train_consent_model` rewrites facts/consent_model.json; a set changed without
+    it fails here. Each run embeds the same texts with the same model and fits from zeros."""
+    embedder = embedder_for(LOCAL_MODEL_NAME)
+    fresh = to_json(train(embedder.embed, LOCAL_MODEL_NAME)[0])
+    stored = to_json(load_model())
+    assert fresh["threshold"] == stored["threshold"]
+    assert fresh["embedding_model"] == stored["embedding_model"]
+    assert abs(fresh["bias"] - stored["bias"]) < 1e-3
+    assert np.abs(np.asarray(fresh["weights"]) - np.asarray(stored["weights"])).max() < 1e-3
