@@ -5,7 +5,7 @@ Its training data are the first, third, fresh, fourth and fifth sets and the ext
 (tests/facts/consent_extra_phrases.py), so its figures on them are in-sample: floors that catch
 a model or a piece split that stops reading, not a measure of how it generalises. That measure
 is the leave-one-set-out figures `manage.py train_consent_model` prints and the sixth set,
-scored once after the weights were frozen (docs/measurements.md §21). Run alone to read them:
+never trained on, scored once after the weights were frozen (docs/measurements.md §25). Run alone to read them:
 
     .venv/bin/python -m pytest -q -s -p no:cacheprovider tests/facts/test_consent_model.py
 """
@@ -33,6 +33,7 @@ from tests.facts.consent_phrases import (
     HELD_NEGATIVE,
     HELD_POSITIVE,
 )
+from tests.facts.consent_sixth_phrases import SIXTH_NEGATIVE, SIXTH_POSITIVE
 from tests.facts.consent_third_phrases import THIRD_NEGATIVE, THIRD_POSITIVE
 
 # (name, positives, negatives, recall floor of rules OR classifier): what each reached when the
@@ -49,6 +50,9 @@ SETS = (
     ("fourth", FOURTH_POSITIVE, FOURTH_NEGATIVE, 92 / 101),
     ("fifth", FIFTH_POSITIVE, FIFTH_NEGATIVE, 82 / 98),
     ("extra", EXTRA_POSITIVE, EXTRA_NEGATIVE, 56 / 67),
+    # Held out: never trained on, scored once after the weights were frozen (c238852):
+    # rules R 0.557, classifier alone P 0.986 / R 0.617, either P 0.989 / R 0.809 (93 of 115).
+    ("sixth (held out)", SIXTH_POSITIVE, SIXTH_NEGATIVE, 92 / 115),
 )
 
 
@@ -82,7 +86,7 @@ def test_rules_or_classifier_keep_the_precision_and_the_recall_they_reached_on_e
         neg = [_flags(text) for text in negatives]
         figures = {reader: _pr(pos, neg, which) for reader, which in READERS.items()}
         print(
-            f"{name:7}"
+            f"{name:17}"
             + "  ".join(f"{r} P {m['precision']:.3f} R {m['recall']:.3f} (FP {m['fp']})" for r, m in figures.items())
         )
         # Where the rules alone fall below 0.98 (three look-alikes of the extra set), the
@@ -103,7 +107,8 @@ def test_a_request_only_the_classifier_finds_is_of_the_right_kind_and_never_dele
     assert {pattern for *_, pattern in only} == {CLASSIFIER}
     # A withhold read as "forget the previous turn" would delete what the person said before.
     assert [t for t, kind, found, _ in only if kind == consent.WITHHOLD and found == consent.FORGET_PREVIOUS] == []
-    assert len(only) >= 60 and right / len(only) >= 0.88, only
+    # 59 of 65 on the training sets, 22 of 29 on the sixth (held out): 81 of 94 when frozen.
+    assert len(only) >= 90 and right / len(only) >= 0.85, only
 
 
 def test_the_kind_comes_from_the_sentence_that_asks_not_from_a_pointer_back_elsewhere():
