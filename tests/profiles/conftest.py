@@ -10,6 +10,20 @@ from facts.models import Fact
 
 
 @pytest.fixture
+def said(settings, django_capture_on_commit_callbacks):
+    """POST a turn and run its extraction with the offline rules extractor (no LLM key)."""
+    settings.OPENAI_API_KEY = ""
+
+    def post(client, turn_id: str, text: str) -> None:
+        body = {"session_id": "s1", "turn_id": turn_id, "user_input": text}
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client.post("/users/u1/turns", body)
+        assert response.status_code in (200, 202), response.content
+
+    return post
+
+
+@pytest.fixture
 def store(django_capture_on_commit_callbacks):
     def write(user, text: str, category: str = "other", key: str = "", confidence: float | None = None, index=True):
         # index=False leaves the sync to a later `reindex` (one batch instead of one task per fact).

@@ -21,20 +21,6 @@ MORTGAGE = "Our mortgage payment went up again. I enjoy jazz."
 
 
 @pytest.fixture
-def said(settings, django_capture_on_commit_callbacks):
-    """POST a turn and run its extraction with the offline rules extractor (no LLM key)."""
-    settings.OPENAI_API_KEY = ""
-
-    def post(client, turn_id: str, text: str) -> None:
-        body = {"session_id": "s1", "turn_id": turn_id, "user_input": text}
-        with django_capture_on_commit_callbacks(execute=True):
-            response = client.post("/users/u1/turns", body)
-        assert response.status_code in (200, 202), response.content
-
-    return post
-
-
-@pytest.fixture
 def unmerged(settings):
     """Episodes stand beside the facts they produced instead of folding into them, so the
     turn that produced "likes jazz" is a candidate of its own for a jazz question."""
