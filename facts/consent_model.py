@@ -4,7 +4,7 @@ The rules (facts/consent.py) are precise but miss phrasings nobody wrote a patte
 (recall 0.56-0.72 on the blind sets). This reader embeds each piece of the person's message
 (its sentences, and their clauses) with the packaged all-MiniLM-L6-v2 model, on this machine,
 and scores each piece with a logistic regression trained on the labelled sets
-(`manage.py train_consent_model`, facts/consent_training.py). A turn is a request when the rules
+(scripts/train_consent_model.py). A turn is a request when the rules
 flag it OR a piece scores at least the frozen threshold (chosen by cross-validation for
 precision, facts/consent_model.json).
 
@@ -23,8 +23,10 @@ import logging
 import re
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from django.conf import settings
@@ -48,6 +50,7 @@ CLASSIFIER = -1
 _lock = threading.Lock()
 _loaded: dict[str, Model] = {}
 _state: dict = {"last_error": None, "last_error_at": None, "last_ok_at": None}
+_embedder_for: Callable[[str], Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -110,12 +113,19 @@ def load_model(path: Path = WEIGHTS_FILE) -> Model:
         return _loaded[key]
 
 
+def use_embedders(embedder_for: Callable[[str], Any]) -> None:
+    """Called by recall when its app loads (recall/apps.py): the embedding models live a floor
+    above facts, so they are handed down here rather than imported up."""
+    global _embedder_for
+    _embedder_for = embedder_for
+
+
 def _embedder(model: Model):
     # The model the weights were trained on, whatever recall serves (e5, an endpoint):
     # a local model, so the person's words never leave the machine.
-    from recall.embeddings import embedder_for
-
-    return embedder_for(model.embedding_model)
+    if _embedder_for is None:
+        raise RuntimeError("no embedding model was handed to the consent classifier: is `recall` in INSTALLED_APPS?")
+    return _embedder_for(model.embedding_model)
 
 
 def best(user_input: str) -> tuple[float, str]:

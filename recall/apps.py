@@ -7,5 +7,10 @@ class RecallConfig(AppConfig):
 
     def ready(self) -> None:
         # Registers the system checks and the app's tasks (in every process, as facts does),
-        # and connects the index to facts.signals.
+        # and connects the index to facts.signals; hands the embedding models down to the
+        # consent classifier (facts, a floor below), which reads messages with a local one.
+        from facts import consent_model
         from recall import checks, receivers, tasks  # noqa: F401
+        from recall.embeddings import embedder_for
+
+        consent_model.use_embedders(embedder_for)

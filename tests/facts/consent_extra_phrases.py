@@ -1,7 +1,7 @@
 """Extra training phrasings for the consent classifier (facts/consent_model.py, issue 37).
 
 Written on 2026-11-28 by the author of the classifier, for training only (never a measure:
-facts/consent_training.py puts them in the training data and in the cross-validation as their
+scripts/train_consent_model.py puts them in the training data and in the cross-validation as their
 own set). They add ways of asking that the other sets have few of (chat shorthand, the request
 buried mid-message, indirect wording, "unsave"/"wipe"/"purge" of earlier words, the feature
 named in many ways) and look-alikes of the same words that are not requests (advice about

@@ -4,7 +4,7 @@ packaged embedding model.
 Its training data are the first, third, fresh, fourth and fifth sets and the extra phrasings
 (tests/facts/consent_extra_phrases.py), so its figures on them are in-sample: floors that catch
 a model or a piece split that stops reading, not a measure of how it generalises. That measure
-is the leave-one-set-out figures `manage.py train_consent_model` prints and the sixth set,
+is the leave-one-set-out figures `scripts/train_consent_model.py` prints and the sixth set,
 never trained on, scored once after the weights were frozen (docs/measurements.md §25). Run alone to read them:
 
     .venv/bin/python -m pytest -q -s -p no:cacheprovider tests/facts/test_consent_model.py
@@ -19,8 +19,8 @@ import pytest
 
 from facts import consent, consent_model
 from facts.consent_model import CLASSIFIER, MAX_PIECES, load_model, pieces
-from facts.consent_training import to_json, train
 from recall.embeddings import LOCAL_MODEL_NAME, EmbedderError, embedder_for
+from scripts.train_consent_model import to_json, train
 from tests.facts.consent_extra_phrases import EXTRA_NEGATIVE, EXTRA_POSITIVE
 from tests.facts.consent_fifth_phrases import FIFTH_NEGATIVE, FIFTH_POSITIVE
 from tests.facts.consent_fourth_phrases import FOURTH_NEGATIVE, FOURTH_POSITIVE
@@ -149,7 +149,7 @@ def test_a_turn_of_20000_characters_is_scored_on_a_bounded_number_of_pieces():
 
 
 def test_the_checked_in_weights_are_what_a_fresh_training_run_gives():
-    """`manage.py train_consent_model` rewrites facts/consent_model.json; a set changed without
+    """`scripts/train_consent_model.py` rewrites facts/consent_model.json; a set changed without
     it fails here. Each run embeds the same texts with the same model and fits from zeros."""
     embedder = embedder_for(LOCAL_MODEL_NAME)
     fresh = to_json(train(embedder.embed, LOCAL_MODEL_NAME)[0])
