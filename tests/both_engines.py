@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PG_ONLY = "not sqlite_only and not browser"
+PG_ONLY = "not sqlite_only and not no_database and not browser"
 SQLITE_WORKERS = "2"
 # One: on a server shared by two workers, the forget tests found their words still in the files
 # after a complete compaction pass (the CI run of 3139bbc), and the run was no faster on 2 cores.

@@ -50,9 +50,12 @@ def pytest_collection_modifyitems(config, items):
     if settings.DATABASE_ENGINE == "sqlite":
         return
     skip = pytest.mark.skip(reason="about SQLite itself; this run is on PostgreSQL")
+    once = pytest.mark.skip(reason="touches no database: the SQLite run has it")
     for item in items:
         if "sqlite_only" in item.keywords:
             item.add_marker(skip)
+        elif "no_database" in item.keywords:
+            item.add_marker(once)
 
 
 @pytest.fixture(autouse=True, scope="session")

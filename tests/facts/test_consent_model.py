@@ -36,6 +36,9 @@ from tests.facts.consent_phrases import (
 from tests.facts.consent_sixth_phrases import SIXTH_NEGATIVE, SIXTH_POSITIVE
 from tests.facts.consent_third_phrases import THIRD_NEGATIVE, THIRD_POSITIVE
 
+# Weights and words only: the PostgreSQL run would repeat a minute of embedding for nothing.
+pytestmark = pytest.mark.no_database
+
 # (name, positives, negatives, recall floor of rules OR classifier): what each reached when the
 # weights were frozen (2026-11-28), less one phrasing.
 SETS = (
