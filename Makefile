@@ -55,7 +55,7 @@ system-deps:
 # the end-to-end tests again on a private PostgreSQL 16 with pgvector (tests/both_engines.py,
 # tests/on_postgres.py, pgserver); the process, packaging and benchmark tests (tests/service,
 # tests/bench) do not touch the engine.
-PG_TESTS ?= tests/facts tests/recall tests/profiles tests/connectors tests/integration tests/importer tests/webhooks
+PG_TESTS ?= tests/facts tests/recall tests/profiles tests/connectors tests/integration tests/importer tests/webhooks tests/dashboard
 test: install-dev migrate system-deps
 	$(PY) tests/both_engines.py $(PG_TESTS)
 
@@ -63,7 +63,7 @@ test: install-dev migrate system-deps
 lint: install-dev
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy core memory_service facts recall profiles mcp_server mem0_api bench importer webhooks
+	$(VENV)/bin/mypy core memory_service facts recall profiles mcp_server mem0_api bench importer webhooks dashboard
 
 clean:
 	rm -rf $(VENV) var/broker var/broker.sqlite3* var/test-*.sqlite3*

@@ -27,7 +27,7 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     if _wants_json(request):
         detail = f"Nothing is at {request.path}; the routes are listed at /api/v1/docs."
         return JsonResponse({"detail": detail}, status=404)
-    return render(request, "404.html", {"path": request.path}, status=404)
+    return render(request, "dashboard/404.html", {"path": request.path}, status=404)
 
 
 class JsonMethodNotAllowed:

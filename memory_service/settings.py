@@ -96,6 +96,7 @@ INSTALLED_APPS = [
     "mem0_api",
     "importer",
     "webhooks",
+    "dashboard",
 ]
 # The benchmark and evaluation commands (bench/): on by default except in production, where
 # an operator turns them on for a release check (`eval_recall`) or a drill.

@@ -1,4 +1,4 @@
-"""Pages of the profiles app: the dashboard's metrics page and Prometheus /metrics."""
+"""Prometheus /metrics (the dashboard's metrics page is in dashboard/urls.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,5 @@ from django.urls import path
 from profiles import views
 
 urlpatterns = [
-    path("t/<uuid:tenant_id>/metrics/", views.metrics_page, name="dashboard-metrics"),
     path("metrics", views.prometheus_metrics, name="prometheus-metrics"),
 ]

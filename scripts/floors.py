@@ -6,14 +6,15 @@ places that name a storage engine, and functions not fully annotated.
 
 The floors, bottom to top (docs/design.md, "Code layout"): the ground (`core`: errors,
 schemas, counters, db helpers, ...), then facts, recall, profiles (with the importer and
-webhooks beside it), the doors (mcp_server, mem0_api), bench, and on the roof the project
-package `memory_service` (settings, URLs, the API, Celery, WSGI, health, warm-up, backups).
+webhooks beside it), the doors (mcp_server, mem0_api), bench, the staff dashboard
+(`dashboard`: pages over every app below it, imported by the URL wiring alone), and on the
+roof the project package `memory_service` (settings, URLs, the API, Celery, WSGI, health,
+warm-up, backups).
 An import from a lower floor to a higher one "runs up"; an import inside a function or under
 TYPE_CHECKING is counted too, because it only hides the dependency, and so is the engine
 seam's `part("fts")`, which imports recall/engines/<engine>/fts.py at run time (an edge to
 each engine's module). A circle is a group of modules that reach each other through these
-imports; tests/service/test_floors_script.py keeps circles and upward imports at zero (one
-known upward import is listed there until the dashboard moves to the top floor).
+imports; tests/service/test_floors_script.py keeps circles and upward imports at zero.
 It reads the source with `ast` and imports nothing, so it runs on a broken tree as well.
 """
 
@@ -39,6 +40,7 @@ APPS = [
     "mcp_server",
     "mem0_api",
     "bench",
+    "dashboard",
 ]
 FLOOR = {
     "ground": 0,
@@ -50,7 +52,8 @@ FLOOR = {
     "mcp_server": 4,
     "mem0_api": 4,
     "bench": 5,
-    "roof": 6,
+    "dashboard": 6,
+    "roof": 7,
 }
 # What names a storage engine outside the engine folders: the setting, the connection's
 # vendor, a URL scheme, a migration guard.

@@ -43,9 +43,9 @@ def test_the_product_has_no_import_circle_even_a_hidden_one():
     assert floors.report()["circles"] == []
 
 
-# The one import left that runs up: the dashboard's home page (facts) reads recall's reports;
-# it goes when the dashboard becomes its own app on the top floor (issue 35).
-STILL_UPWARD = {("facts/views/home.py", "recall.reports")}
+# None left: the last one (the dashboard's home page in facts reading recall's reports) went
+# when the dashboard became its own app on the top floor (issue 35).
+STILL_UPWARD: set[tuple[str, str]] = set()
 
 
 def test_no_import_runs_up_the_floors_and_the_ground_imports_no_app():
@@ -53,6 +53,20 @@ def test_no_import_runs_up_the_floors_and_the_ground_imports_no_app():
 
     found = {(item.split(":")[0], item.split(" -> ")[1].removesuffix(" (hidden)")) for item in upward}
     assert found <= STILL_UPWARD, "\n".join(upward)
+
+
+def test_the_dashboard_stands_above_every_app_and_only_the_url_wiring_imports_it():
+    assert floors.FLOOR["bench"] < floors.FLOOR[floors.floor_of("dashboard.views.home")] < floors.FLOOR["roof"]
+    known = floors.modules()
+    importers = {
+        name
+        for name, path in known.items()
+        if not name.startswith("dashboard")
+        for target, _, _ in floors.imports(name, path, known)
+        if target.startswith("dashboard")
+    }
+
+    assert importers == {"memory_service.urls"}
 
 
 def test_an_import_from_the_ground_into_an_app_counts_as_running_up(tmp_path):

@@ -16,7 +16,7 @@ from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS = ("core", "memory_service", "facts", "recall", "profiles", "mcp_server", "mem0_api")
-APPS += ("importer", "webhooks", "bench")
+APPS += ("importer", "webhooks", "bench", "dashboard")
 # The bench app's baselines run other products (eval_recall --baseline mem0): what only it
 # imports may be a test tool, declared in the `dev` extra instead of the service's dependencies.
 BENCH = "bench"
