@@ -36,11 +36,27 @@ import threading
 from pathlib import Path
 from queue import Empty
 from time import monotonic, sleep
+from types import ModuleType
+from typing import Any
 
 from kombu.transport import sqlalchemy as kombu_sqla
 from kombu.transport.sqlalchemy import models as kombu_models
 from kombu.utils import cached_property
-from sqlalchemy import bindparam, column, create_engine, delete, event, func, make_url, or_, select, table, update
+from sqlalchemy import (
+    Engine,
+    Table,
+    bindparam,
+    column,
+    create_engine,
+    delete,
+    event,
+    func,
+    make_url,
+    or_,
+    select,
+    table,
+    update,
+)
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import OperationalError
 
@@ -49,7 +65,7 @@ from core.queues import USERS_HEADER
 
 DEFAULT_VISIBILITY_TIMEOUT = 900.0
 DEFAULT_BUSY_TIMEOUT = 30.0
-_engines: dict[tuple[int, str], object] = {}
+_engines: dict[tuple[int, str], Engine] = {}
 _engines_lock = threading.Lock()
 
 
@@ -57,13 +73,13 @@ def _now() -> datetime.datetime:
     return datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
 
 
-def sqlite_dbapi():
+def sqlite_dbapi() -> ModuleType:
     """The DB-API module behind ``import sqlite3`` at this moment (stdlib, pysqlite3, sqlean...)."""
     module = importlib.import_module("sqlite3")
     return getattr(module, "dbapi2", module)
 
 
-def make_engine(url: str, busy_timeout: float = DEFAULT_BUSY_TIMEOUT):
+def make_engine(url: str, busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> Engine:
     """An engine on the broker file: WAL, a busy timeout, pooled connections kept open."""
     # Created 0600 before SQLite opens it: its messages carry users' words.
     if is_file_database(make_url(url).database or ""):
@@ -79,7 +95,7 @@ def make_engine(url: str, busy_timeout: float = DEFAULT_BUSY_TIMEOUT):
     )
 
     @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection, _record):
+    def _on_connect(dbapi_connection: Any, _record: object) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
         cursor.execute("PRAGMA journal_mode = WAL")
@@ -93,7 +109,7 @@ def make_engine(url: str, busy_timeout: float = DEFAULT_BUSY_TIMEOUT):
     return engine
 
 
-def _engine_for(url: str, busy_timeout: float):
+def _engine_for(url: str, busy_timeout: float) -> Engine:
     """One engine per process and file: SQLite connections must not be used across
     fork, so a forked child (a worker's pool process) builds its own."""
     key = (os.getpid(), url)
@@ -127,7 +143,7 @@ def _declare_kombu_tables() -> None:
     declare(None, "Message", kombu_models.Message, {"__tablename__": "kombu_message"})
 
 
-def _create_tables(engine) -> None:
+def _create_tables(engine: Engine) -> None:
     _declare_kombu_tables()
     try:
         kombu_sqla.metadata.create_all(engine)
@@ -140,7 +156,7 @@ class _Statements:
     """The transport's statements, built once per channel: building a SQLAlchemy
     expression per poll costs more than running it."""
 
-    def __init__(self, messages) -> None:
+    def __init__(self, messages: Table) -> None:
         claimable = (messages.c.queue_id == bindparam("of_queue")) & or_(
             messages.c.visible.is_(True), messages.c.timestamp < bindparam("stale")
         )
@@ -161,7 +177,7 @@ class _Statements:
 class Channel(kombu_sqla.Channel):
     """Delete on ack, redeliver what a dead consumer held, poll without locking."""
 
-    def __init__(self, connection, **kwargs):
+    def __init__(self, connection: Any, **kwargs: Any) -> None:
         super().__init__(connection, **kwargs)
         options = connection.client.transport_options
         self.visibility_timeout = float(options.get("visibility_timeout", DEFAULT_VISIBILITY_TIMEOUT))
@@ -171,7 +187,7 @@ class Channel(kombu_sqla.Channel):
         self._claimed: dict[str, int] = {}
 
     @property
-    def engine(self):
+    def engine(self) -> Engine:
         return _engine_for(self.connection.client.hostname, self.busy_timeout)
 
     @cached_property
@@ -186,21 +202,21 @@ class Channel(kombu_sqla.Channel):
                 self._queue_ids[queue] = conn.execute(select(table.c.id).where(table.c.name == queue)).scalar_one()
         return self._queue_ids[queue]
 
-    def _new_queue(self, queue, **kwargs):
+    def _new_queue(self, queue: str, **kwargs: Any) -> None:
         self._queue_id(queue)
 
-    def _put(self, queue, payload, **kwargs):
+    def _put(self, queue: str, payload: dict[str, Any], **kwargs: Any) -> None:
         row = {"queue_id": self._queue_id(queue), "payload": json.dumps(payload), "visible": True, "version": 1}
         with self.engine.begin() as conn:
             conn.execute(self._sql.insert, row)
 
-    def _claimable(self, queue: str) -> dict:
+    def _claimable(self, queue: str) -> dict[str, object]:
         return {
             "of_queue": self._queue_id(queue),
             "stale": _now() - datetime.timedelta(seconds=self.visibility_timeout),
         }
 
-    def _get(self, queue):
+    def _get(self, queue: str) -> dict[str, Any]:
         while True:
             params = self._claimable(queue)
             with self.engine.connect() as conn:
@@ -210,39 +226,40 @@ class Channel(kombu_sqla.Channel):
             with self.engine.begin() as conn:
                 payload = conn.execute(self._sql.claim, {**params, "row_id": candidate, "claimed_at": _now()}).scalar()
             if payload is not None:
-                message = json.loads(payload)
+                message: dict[str, Any] = json.loads(payload)
                 self._claimed[message["properties"]["delivery_tag"]] = candidate
                 return message
             # Another consumer claimed it between the read and the update: look again.
 
-    def _delete_claimed(self, delivery_tag) -> None:
+    def _delete_claimed(self, delivery_tag: str) -> None:
         row_id = self._claimed.pop(delivery_tag, None)
         if row_id is not None:
             with self.engine.begin() as conn:
                 conn.execute(self._sql.delete, {"row_id": row_id})
 
-    def basic_ack(self, delivery_tag, multiple=False):
+    def basic_ack(self, delivery_tag: str, multiple: bool = False) -> None:
         super().basic_ack(delivery_tag, multiple=multiple)
         self._delete_claimed(delivery_tag)
 
-    def basic_reject(self, delivery_tag, requeue=False):
+    def basic_reject(self, delivery_tag: str, requeue: bool = False) -> None:
         # With requeue, kombu's QoS calls _restore_at_beginning first.
         super().basic_reject(delivery_tag, requeue=requeue)
         if not requeue:
             self._delete_claimed(delivery_tag)
 
-    def _restore(self, message):
+    def _restore(self, message: Any) -> None:
         row_id = self._claimed.pop(message.delivery_tag, None)
         if row_id is None:
-            return super()._restore(message)
+            super()._restore(message)
+            return
         with self.engine.begin() as conn:
             conn.execute(self._sql.release, {"row_id": row_id})
 
-    def _size(self, queue):
+    def _size(self, queue: str) -> int:
         with self.engine.connect() as conn:
             return conn.execute(self._sql.count_claimable, self._claimable(queue)).scalar_one()
 
-    def _purge(self, queue):
+    def _purge(self, queue: str) -> int:
         messages = self.message_cls.__table__
         queue_id = self._queue_id(queue)
         with self.engine.begin() as conn:
@@ -262,7 +279,7 @@ class Transport(kombu_sqla.Transport):
     Channel = Channel
     driver_name = "sqlite"
 
-    def drain_events(self, connection, timeout=None):
+    def drain_events(self, connection: Any, timeout: float | None = None) -> None:
         """kombu's loop (kombu/transport/virtual/base.py), with one change in how long it
         sleeps when nothing was delivered.
 

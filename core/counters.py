@@ -74,7 +74,7 @@ class WindowCounters:
             for step in range(PROBES):
                 held, ends, used = SLOT.unpack_from(table, HEADER.size + (home + step) % self.slots * SLOT.size)
                 if held == digest and ends > now:
-                    return used
+                    return int(used)
             return 0
 
     @contextmanager
@@ -99,7 +99,7 @@ class WindowCounters:
             if ends > now:
                 if held == digest:
                     SLOT.pack_into(table, offset, digest, ends, used + 1)
-                    return used + 1
+                    return int(used) + 1
                 if oldest is None or ends < oldest[1]:
                     oldest = (offset, ends)
             elif free is None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class ServiceError(Exception):
     status = 400
 
-    def __init__(self, detail: str, **extra):
+    def __init__(self, detail: str, **extra: Any) -> None:
         super().__init__(detail)
         self.detail = detail
         self.extra = extra

@@ -8,10 +8,12 @@ still lets an operator follow one user through the log while the user exists.
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import hmac
 import logging
 import re
+from typing import Any
 from urllib.parse import unquote
 
 from django.conf import settings
@@ -34,10 +36,11 @@ def redact(text: str) -> str:
     return _USER_IN_QUERY.sub(lambda m: m.group(1) + user_tag(m.group(2)), text)
 
 
-class RedactingGunicornLogger(glogging.Logger):
+# gunicorn ships no type information, so its Logger is Any to mypy.
+class RedactingGunicornLogger(glogging.Logger):  # type: ignore[misc]
     """gunicorn's access log (WEB_ACCESS_LOG) with every request field redacted."""
 
-    def atoms(self, resp, req, environ, request_time):
+    def atoms(self, resp: Any, req: Any, environ: dict[str, Any], request_time: datetime.timedelta) -> dict[str, Any]:
         fields = super().atoms(resp, req, environ, request_time)
         return {name: redact(value) if isinstance(value, str) else value for name, value in fields.items()}
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from celery import current_app
 
@@ -19,7 +20,7 @@ from celery import current_app
 USERS_HEADER = "memory_users"
 
 
-def about_users(*user_pks: int) -> dict:
+def about_users(*user_pks: int) -> dict[str, Any]:
     """apply_async options that tag a message with the users whose words it carries."""
     return {"headers": {USERS_HEADER: sorted({int(pk) for pk in user_pks})}}
 

@@ -19,6 +19,7 @@ from functools import lru_cache
 from django.conf import settings
 from django.core.cache import caches
 from django.core.exceptions import ImproperlyConfigured
+from django.http import HttpRequest
 
 from core import counters
 from core.errors import RateLimited
@@ -48,7 +49,7 @@ def parse_rate(text: str) -> Rate | None:
     return Rate(int(match.group(1)), PERIOD_SECONDS[match.group(2)])
 
 
-def route_class(request) -> str:
+def route_class(request: HttpRequest) -> str:
     """read, recall or write, by method and path: a route that needs only the read scope is never
     counted as a write (docs/api.md, "Rate limits")."""
     path = request.path_info.rstrip("/")
@@ -59,7 +60,7 @@ def route_class(request) -> str:
     return "write"
 
 
-def check_rate(key_hash: str, request, kind: str | None = None) -> None:
+def check_rate(key_hash: str, request: HttpRequest, kind: str | None = None) -> None:
     """Count this request against its key's window; raise RateLimited when over.
 
     `kind` is the route class when the path and method do not tell it (/mcp, where

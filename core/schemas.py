@@ -73,7 +73,7 @@ def errors(*statuses: int) -> dict[int, type[Message]]:
 ID_PATTERN = rf"^[^\u0000-\u001f\u007f-\u009f/\\{INVISIBLE_CHARS}]{{1,{ID_MAX}}}$"
 
 
-def client_id(description: str) -> dict:
+def client_id(description: str) -> dict[str, Any]:
     """`json_schema_extra` documenting a client-chosen id (user_id, session_id, turn_id)."""
     return {"pattern": ID_PATTERN, "minLength": 1, "maxLength": ID_MAX, "description": description}
 
