@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
@@ -40,7 +42,7 @@ def _fact_events(entry: FactHistory) -> list[str]:
 
 
 @receiver(post_save, sender=FactHistory, dispatch_uid="webhooks.fact_history")
-def _on_fact_history(sender, instance: FactHistory, created: bool, **kwargs) -> None:
+def _on_fact_history(sender: type[FactHistory], instance: FactHistory, created: bool, **kwargs: Any) -> None:
     if not created:
         return
     events = _fact_events(instance)
@@ -75,12 +77,12 @@ def _on_fact_history(sender, instance: FactHistory, created: bool, **kwargs) -> 
 
 
 @receiver(user_erasing, dispatch_uid="webhooks.user_erasing")
-def _on_user_erasing(sender, user: MemoryUser, count_only: bool = False, **kwargs) -> dict[str, int]:
+def _on_user_erasing(sender: object, user: MemoryUser, count_only: bool = False, **kwargs: Any) -> dict[str, int]:
     return {"webhook_deliveries": services.drop_user(user_pk=user.pk, count_only=count_only)}
 
 
 @receiver(post_save, sender=DeletionReceipt, dispatch_uid="webhooks.user_erased")
-def _on_receipt(sender, instance: DeletionReceipt, created: bool, **kwargs) -> None:
+def _on_receipt(sender: type[DeletionReceipt], instance: DeletionReceipt, created: bool, **kwargs: Any) -> None:
     if created and instance.scope == "user":
         # No personal data: what the receipt shows (its id and the user's hash).
         data = {"receipt_id": instance.pk, "user_hash": instance.user_hash, "counts": instance.counts}
@@ -88,12 +90,12 @@ def _on_receipt(sender, instance: DeletionReceipt, created: bool, **kwargs) -> N
 
 
 @receiver(facts_forgetting, dispatch_uid="webhooks.facts_forgetting")
-def _on_facts_forgetting(sender, user: MemoryUser, fact_uuids: list[str], **kwargs) -> None:
+def _on_facts_forgetting(sender: object, user: MemoryUser, fact_uuids: list[str], **kwargs: Any) -> None:
     services.strip_facts(fact_uuids=fact_uuids)
 
 
 @receiver(turn_failed, dispatch_uid="webhooks.turn_failed")
-def _on_turn_failed(sender, turn_pk: int, **kwargs) -> None:
+def _on_turn_failed(sender: object, turn_pk: int, **kwargs: Any) -> None:
     turn = Turn.objects.select_related("user").filter(pk=turn_pk).first()
     if turn is None:
         return

@@ -7,7 +7,9 @@ import logging
 import time
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 from urllib.parse import urlsplit
+from uuid import UUID
 
 import httpx
 from django.conf import settings
@@ -89,17 +91,17 @@ def endpoint_delete(*, tenant: Tenant, endpoint_id: str) -> None:
 # --- The outbox ----------------------------------------------------------------------------
 
 
-def active_endpoints(tenant_id) -> list[WebhookEndpoint]:
+def active_endpoints(tenant_id: UUID) -> list[WebhookEndpoint]:
     return list(WebhookEndpoint.objects.filter(tenant_id=tenant_id, active=True))
 
 
 def enqueue(
     *,
-    tenant_id,
+    tenant_id: UUID,
     event: str,
-    data: dict,
+    data: dict[str, Any],
     user_pk: int | None = None,
-    fact_uuid=None,
+    fact_uuid: UUID | None = None,
     active: list[WebhookEndpoint] | None = None,
 ) -> list[WebhookDelivery]:
     """One delivery per active endpoint of the tenant subscribed to `event`, written in the
@@ -222,7 +224,7 @@ def _post(client: httpx.Client, delivery: WebhookDelivery) -> tuple[int | None, 
 def _record(delivery: WebhookDelivery, status: int | None, error: str) -> str:
     now = timezone.now()
     attempts = delivery.attempts + 1
-    fields: dict = {"attempts": F("attempts") + 1, "last_status": status, "last_error": error}
+    fields: dict[str, Any] = {"attempts": F("attempts") + 1, "last_status": status, "last_error": error}
     if not error:
         fields.update(state=DeliveryState.DELIVERED, delivered_at=now)
     elif attempts >= settings.MEMORY_WEBHOOK_MAX_ATTEMPTS:

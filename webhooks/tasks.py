@@ -10,11 +10,11 @@ from webhooks.services import deliver_due, prune_log
 
 
 @shared_task(name="webhooks.deliver_due")
-def deliver_due_task() -> dict:
+def deliver_due_task() -> dict[str, int]:
     sweep = deliver_due()
     return {"delivered": sweep.delivered, "failed": sweep.failed, "given_up": sweep.given_up}
 
 
 @shared_task(name="webhooks.prune_log")
-def prune_log_task() -> dict:
+def prune_log_task() -> dict[str, int]:
     return {"pruned": prune_log()}
