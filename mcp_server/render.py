@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from datetime import UTC
+from typing import Any
 
+from facts import selectors as fact_selectors
 from facts.guard import shown_identifier
 from facts.models import Fact, FactHistory
 from facts.schemas import FactOut, HistoryOut
@@ -28,7 +30,7 @@ FACT_FIELDS = {
 }
 
 
-def fact_json(fact: Fact) -> dict:
+def fact_json(fact: Fact) -> dict[str, Any]:
     data = FactOut.from_orm(fact).model_dump(mode="json", include=FACT_FIELDS, exclude_none=True)
     data["confidence"] = round(fact.confidence, 3)
     data["key"] = shown_identifier(fact.key)
@@ -36,14 +38,14 @@ def fact_json(fact: Fact) -> dict:
     return data
 
 
-def compact_source(link) -> dict | None:
+def compact_source(link: fact_selectors.TurnLink | None) -> dict[str, Any] | None:
     """Where a memory or message came from, for a model to cite: the turn's id, session and time
     and the extractor (its model too, when an LLM's); null when no turn stated it. Ids, no words."""
     source = shown_source(link)
     return None if source is None else {name: value for name, value in source.items() if value is not None}
 
 
-def history_json(entry: FactHistory) -> dict:
+def history_json(entry: FactHistory) -> dict[str, Any]:
     data = HistoryOut.from_orm(entry).model_dump(mode="json", exclude_none=True)
     for version in (data.get("before"), data.get("after")):
         if isinstance(version, dict) and isinstance(version.get("key"), str):
@@ -52,7 +54,7 @@ def history_json(entry: FactHistory) -> dict:
     return data
 
 
-def episode_json(hit: EpisodeHit) -> dict:
+def episode_json(hit: EpisodeHit) -> dict[str, Any]:
     """A past message as a quote with its time (recall.hits.Quote: one line, so a message cannot forge
     structure, and its own double quotes turned single so the quote cannot be closed early)."""
     quote = hit.quote

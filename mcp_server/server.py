@@ -11,7 +11,8 @@ from __future__ import annotations
 import functools
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from mcp.server.mcpserver import MCPServer
@@ -30,14 +31,14 @@ INSTRUCTIONS = (
 )
 
 
-def _compact(data) -> str:
+def _compact(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
-def _as_tool(fn: Callable[..., dict]) -> Callable:
+def _as_tool(fn: Callable[..., dict[str, Any]]) -> Callable[..., Awaitable[str]]:
     """An async tool with `fn`'s signature and docstring, returning compact JSON text."""
 
-    def run(kwargs: dict) -> str:
+    def run(kwargs: dict[str, Any]) -> str:
         try:
             return _compact(fn(**kwargs))
         except ServiceError as exc:
@@ -45,7 +46,7 @@ def _as_tool(fn: Callable[..., dict]) -> Callable:
             raise ToolError(exc.detail) from exc
 
     @functools.wraps(fn)
-    async def tool(**kwargs) -> str:
+    async def tool(**kwargs: Any) -> str:
         return await sync_to_async(run, thread_sensitive=True)(kwargs)
 
     tool.__annotations__ = {**fn.__annotations__, "return": "str"}

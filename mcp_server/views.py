@@ -16,6 +16,7 @@ class of what the call does (rate_class), and refused with the REST API's 429.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
@@ -73,7 +74,7 @@ def _bearer_key(request: HttpRequest) -> ApiKey | None:
     return authenticate_key(request, token.strip(), kind)
 
 
-def _asgi_scope(request: HttpRequest) -> dict:
+def _asgi_scope(request: HttpRequest) -> dict[str, Any]:
     return {
         "type": "http",
         "asgi": {"version": "3.0"},
@@ -92,13 +93,13 @@ def _asgi_scope(request: HttpRequest) -> dict:
     }
 
 
-async def _serve(scope: dict, body: bytes, key: ApiKey) -> tuple[int, list[tuple[str, str]], bytes]:
+async def _serve(scope: dict[str, Any], body: bytes, key: ApiKey) -> tuple[int, list[tuple[str, str]], bytes]:
     """Run one HTTP request through the MCP transport and collect its whole answer."""
     current_key.set(key)  # this coroutine's context; the tools' tasks inherit it
-    answer: dict = {"status": 500, "headers": [], "body": []}
+    answer: dict[str, Any] = {"status": 500, "headers": [], "body": []}
     sent_body = False
 
-    async def receive() -> dict:
+    async def receive() -> dict[str, Any]:
         nonlocal sent_body
         if sent_body:
             return {"type": "http.disconnect"}

@@ -6,8 +6,10 @@ logging goes to stderr.
 
 from __future__ import annotations
 
+from typing import Any
+
 import anyio
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from facts.models import ApiKey
 from mcp_server.caller import current_key
@@ -17,10 +19,10 @@ from mcp_server.server import mcp_server
 class Command(BaseCommand):
     help = "Serve the MCP tools over stdio with one tenant's API key (its scopes apply to every call)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--key", required=True, help="The tenant's API key, as issued by create_tenant/issue_key.")
 
-    def handle(self, *args, key: str, **options):
+    def handle(self, *args: Any, key: str, **options: Any) -> None:
         api_key = ApiKey.objects.for_key(key.strip())
         if api_key is None:
             raise CommandError("Unknown or revoked API key.")
