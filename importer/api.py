@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal, NoReturn
 
 from django.conf import settings
 from django.db import transaction
+from django.http import HttpRequest
 from ninja import Field, Router, Schema, Status
 
 from core.errors import NotFound, Rejected
@@ -41,7 +42,7 @@ class ImportOut(Schema):
     finished_at: datetime | None
 
 
-def _out(batch: ImportBatch) -> dict:
+def _out(batch: ImportBatch) -> dict[str, Any]:
     return {
         "import_id": batch.pk,
         "format": batch.format,
@@ -56,7 +57,7 @@ def _out(batch: ImportBatch) -> dict:
     }
 
 
-def _nothing(kind: str) -> dict:
+def _nothing(kind: str) -> dict[str, Any]:
     counts = dict.fromkeys(("total", "added", "withheld", "already_there"), 0)
     return {
         "import_id": None,
@@ -69,7 +70,7 @@ def _nothing(kind: str) -> dict:
     }
 
 
-def _body_of(kind: str, what: str) -> dict:
+def _body_of(kind: str, what: str) -> dict[str, Any]:
     return {
         "requestBody": {
             "required": True,
@@ -79,7 +80,7 @@ def _body_of(kind: str, what: str) -> dict:
     }
 
 
-def _body(request) -> str:
+def _body(request: HttpRequest) -> str:
     # Read here, under this route's own cap, rather than through request.body and the
     # site-wide DATA_UPLOAD_MAX_MEMORY_SIZE: an export is larger than any other request.
     cap = settings.MEMORY_IMPORT_MAX_BYTES
@@ -93,7 +94,7 @@ def _body(request) -> str:
             f"The export is {size} bytes; at most {cap} here "
             "(MEMORY_IMPORT_MAX_BYTES). Larger files: manage.py import_conversations.",
         )
-    data = request.read(cap + 1)
+    data: bytes = request.read(cap + 1)
     if len(data) > cap:
         raise Rejected("export_too_large", f"The export is over {cap} bytes (MEMORY_IMPORT_MAX_BYTES).")
     try:
@@ -102,7 +103,7 @@ def _body(request) -> str:
         raise Rejected("bad_export", f"The export is not UTF-8 text ({exc.reason} at byte {exc.start}).") from exc
 
 
-def _import(request, user_id: str, kind: str):
+def _import(request: HttpRequest, user_id: str, kind: str) -> Status[dict[str, Any]]:
     tenant = require_scope(request, "write")
     batch, created = import_start(tenant=tenant, user_id=user_id, kind=kind, text=_body(request))
     if batch is None:
@@ -126,7 +127,7 @@ _HOW = (
     response=_ANSWERS,
     openapi_extra=_body_of("chatgpt", "conversations.json of a ChatGPT data export, as it is."),
 )
-def import_chatgpt(request, user_id: UserId):
+def import_chatgpt(request: HttpRequest, user_id: UserId) -> Status[dict[str, Any]]:
     """Import a person's history from a ChatGPT data export (conversations.json)."""
     return _import(request, user_id, "chatgpt")
 
@@ -136,7 +137,7 @@ def import_chatgpt(request, user_id: UserId):
     response=_ANSWERS,
     openapi_extra=_body_of("claude", "conversations.json of a Claude export, as it is."),
 )
-def import_claude(request, user_id: UserId):
+def import_claude(request: HttpRequest, user_id: UserId) -> Status[dict[str, Any]]:
     """Import a person's history from a Claude export (conversations.json)."""
     return _import(request, user_id, "claude")
 
@@ -146,13 +147,13 @@ def import_claude(request, user_id: UserId):
     response=_ANSWERS,
     openapi_extra=_body_of("turns", "Turns in the fields of POST /turns, oldest first."),
 )
-def import_turns(request, user_id: UserId):
+def import_turns(request: HttpRequest, user_id: UserId) -> Status[dict[str, Any]]:
     """Import a person's history as a list of turns (what manage.py import_conversations reads as JSONL)."""
     return _import(request, user_id, "turns")
 
 
 @router.get("/users/{user_id}/imports/{int:import_id}", response={200: ImportOut, **errors(401, 403, 404, 422)})
-def get_import(request, user_id: UserId, import_id: int):
+def get_import(request: HttpRequest, user_id: UserId, import_id: int) -> dict[str, Any]:
     """How an import goes: turns posted so far (added, withheld, already there, refused)."""
     tenant = require_scope(request, "read")
     user = services.memory_user_get(tenant=tenant, user_id=user_id)
@@ -169,14 +170,14 @@ FORMATS = ("chatgpt", "claude", "turns")
 # JSON 404 naming the formats) rather than with a 405. A path of its own, out of the schema,
 # so the progress route's Allow stays GET.
 @router.post("/users/{user_id}/imports/{name}", include_in_schema=False)
-def import_unknown_format(request, user_id: UserId, name: str):
+def import_unknown_format(request: HttpRequest, user_id: UserId, name: str) -> NoReturn:
     require_scope(request, "write")
     routes = ", ".join(f"/users/{{user_id}}/imports/{kind}" for kind in FORMATS)
     raise NotFound(f"There is no import format {name!r}; POST the export to one of {routes}.", formats=list(FORMATS))
 
 
 @router.get("/users/{user_id}/imports/{name}", include_in_schema=False)
-def get_import_not_numbered(request, user_id: UserId, name: str):
+def get_import_not_numbered(request: HttpRequest, user_id: UserId, name: str) -> NoReturn:
     """A progress read by something other than an import's number (they are numbers): a 404."""
     require_scope(request, "read")
     raise NotFound(f"User {user_id!r} has no import {name!r}; imports are numbered.")

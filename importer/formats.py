@@ -25,6 +25,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 FORMATS = ("chatgpt", "claude", "jsonl")
 
@@ -57,6 +58,10 @@ class BadExport(ValueError):
     """The file is not an export of the format given; the message says where and why."""
 
 
+# One message of a conversation as an export gives it: role, message id, text, time.
+Message = tuple[str, str, str, datetime | None]
+
+
 @dataclass(frozen=True)
 class ImportedTurn:
     session_id: str
@@ -67,12 +72,12 @@ class ImportedTurn:
     # Why this turn cannot be posted as it is (e.g. a time no one can read); "" when it can.
     refusal: str = ""
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         when = self.occurred_at.isoformat() if self.occurred_at else None
         return {**self.__dict__, "occurred_at": when}
 
     @classmethod
-    def from_json(cls, data: dict) -> ImportedTurn:
+    def from_json(cls, data: dict[str, Any]) -> ImportedTurn:
         when = data.get("occurred_at")
         return cls(**{**data, "occurred_at": datetime.fromisoformat(when) if when else None})
 
@@ -137,9 +142,9 @@ def _lines(text: str) -> Iterator[object]:
                 raise BadExport(f"Line {number} is not JSON ({exc}).") from exc
 
 
-def _pair(session_id: str, messages: Iterator[tuple[str, str, str, datetime | None]]) -> Iterator[ImportedTurn]:
+def _pair(session_id: str, messages: Iterator[Message]) -> Iterator[ImportedTurn]:
     """(role, id, text, time) in order -> a turn per person's message, with the answers after it."""
-    current: dict | None = None
+    current: dict[str, Any] | None = None
     for role, message_id, text, when in messages:
         if role == "user":
             if current is not None:
@@ -178,7 +183,7 @@ def _iso(value: object) -> datetime | None:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def _chatgpt(conversation: dict, number: int) -> Iterator[ImportedTurn]:
+def _chatgpt(conversation: dict[str, Any], number: int) -> Iterator[ImportedTurn]:
     mapping = conversation.get("mapping")
     if not isinstance(mapping, dict):
         raise BadExport(f"Conversation {number} has no 'mapping' of messages: is this a ChatGPT export?")
@@ -187,7 +192,7 @@ def _chatgpt(conversation: dict, number: int) -> Iterator[ImportedTurn]:
     return _pair(f"chatgpt-{conversation_id}", _chatgpt_thread(mapping, conversation.get("current_node"), started))
 
 
-def _chatgpt_thread(mapping: dict, leaf: object, started: datetime | None) -> Iterator[tuple]:
+def _chatgpt_thread(mapping: dict[str, Any], leaf: object, started: datetime | None) -> Iterator[Message]:
     # The thread the person saw: from the last node up through its parents (edited
     # messages leave other branches in the tree, which are not what was finally said).
     chain, node, seen = [], leaf if leaf in mapping else _last_node(mapping), set()
@@ -205,17 +210,17 @@ def _chatgpt_thread(mapping: dict, leaf: object, started: datetime | None) -> It
             yield role, f"chatgpt-{message_id}", text, _epoch(message.get("create_time")) or started
 
 
-def _object(value: object) -> dict:
+def _object(value: object) -> dict[str, Any]:
     """A part of the export that should be an object; anything else reads as empty."""
     return value if isinstance(value, dict) else {}
 
 
-def _last_node(mapping: dict) -> str | None:
+def _last_node(mapping: dict[str, Any]) -> str | None:
     leaves = [key for key, entry in mapping.items() if not _object(entry).get("children")]
     return leaves[-1] if leaves else None
 
 
-def _claude(conversation: dict, number: int) -> Iterator[ImportedTurn]:
+def _claude(conversation: dict[str, Any], number: int) -> Iterator[ImportedTurn]:
     messages = conversation.get("chat_messages")
     if not isinstance(messages, list):
         raise BadExport(f"Conversation {number} has no 'chat_messages' list: is this a Claude export?")
@@ -224,7 +229,7 @@ def _claude(conversation: dict, number: int) -> Iterator[ImportedTurn]:
     return _pair(f"claude-{conversation_id}", _claude_messages(messages, number, started))
 
 
-def _claude_messages(messages: list, number: int, started: datetime | None) -> Iterator[tuple]:
+def _claude_messages(messages: list[object], number: int, started: datetime | None) -> Iterator[Message]:
     for index, message in enumerate(_object(m) for m in messages):
         role = {"human": "user", "assistant": "assistant"}.get(str(message.get("sender")))
         content = message.get("content")
@@ -236,7 +241,7 @@ def _claude_messages(messages: list, number: int, started: datetime | None) -> I
             yield role, f"claude-{message_id}", text, _iso(message.get("created_at")) or started
 
 
-def _turn(data: dict, number: int) -> Iterator[ImportedTurn]:
+def _turn(data: dict[str, Any], number: int) -> Iterator[ImportedTurn]:
     texts = {name: data.get(name, "") for name in ("user_input", "assistant_response", "session_id", "turn_id")}
     wrong = [name for name, value in texts.items() if not isinstance(value, str)]
     if "user_input" not in data or wrong or not isinstance(data.get("occurred_at", ""), str):

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from core.errors import ServiceError
@@ -25,13 +26,13 @@ class Command(BaseCommand):
         "MEMORY_IMPORT_MAX_WAITING so live traffic keeps its latency."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--tenant", required=True, help="tenant id (uuid) or exact tenant name")
         parser.add_argument("--user", required=True, help="the tenant's own id of the person")
         parser.add_argument("--format", required=True, choices=FORMATS, help="what the file is")
         parser.add_argument("file", type=Path, help="the export file")
 
-    def handle(self, *args, tenant: str, user: str, format: str, file: Path, **options):
+    def handle(self, *args: Any, tenant: str, user: str, format: str, file: Path, **options: Any) -> None:
         try:
             text = file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
