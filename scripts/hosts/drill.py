@@ -279,7 +279,7 @@ class Drill:
 
 def replicas_landed() -> bool:
     """Whether this checkout routes reads to DATABASE_REPLICA_URLS (another change of issue 36)."""
-    return "DATABASE_REPLICA_URLS" in (ROOT / "memory_service/settings.py").read_text()
+    return "DATABASE_REPLICA_URLS" in (ROOT / "memory_service/settings/database.py").read_text()
 
 
 def table(results: list[Result]) -> str:

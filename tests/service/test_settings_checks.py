@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import runpy
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -17,7 +18,7 @@ from django.test import override_settings
 from memory_service.settings_checks import check_settings, settings_errors
 from tests.integration.stack import BIN, ROOT, Proc, clean_env, free_port, wait_for
 
-SETTINGS_FILE = ROOT / "memory_service" / "settings.py"
+SETTINGS_FILE = ROOT / "memory_service" / "settings" / "__init__.py"
 ENV_EXAMPLE = ROOT / ".env.example"
 NUMBER, ON_OFF, CHOICE, URL, ADDRESS, RATE = (f"memory_service.E01{n}" for n in range(6))
 
@@ -190,7 +191,7 @@ def example_variables() -> set[str]:
 
 @pytest.fixture
 def read_settings(monkeypatch, tmp_path):
-    """Run memory_service/settings.py afresh under the given variables (and none of the test
+    """Run memory_service/settings/ afresh under the given variables (and none of the test
     run's), as a process would at start; the settings module's names as attributes."""
 
     def read(**variables: str) -> SimpleNamespace:
@@ -200,6 +201,9 @@ def read_settings(monkeypatch, tmp_path):
         monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'memory.sqlite3'}")
         for name, value in variables.items():
             monkeypatch.setenv(name, value)
+        # The parts run again under these variables (put back as they were after the test).
+        for part in [name for name in sys.modules if name.startswith("memory_service.settings.")]:
+            monkeypatch.delitem(sys.modules, part)
         return SimpleNamespace(**runpy.run_path(str(SETTINGS_FILE)))
 
     return read
