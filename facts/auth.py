@@ -7,6 +7,7 @@ It lives with the tenant models it reads (facts.models, facts.key_cache), below 
 
 from __future__ import annotations
 
+from django.http import HttpRequest
 from ninja.security import APIKeyHeader, HttpBearer
 
 from core.errors import ScopeDenied
@@ -16,7 +17,15 @@ from facts.key_cache import key_for
 from facts.models import ApiKey, Tenant
 
 
-def authenticate_key(request, token: str, rate_class: str | None = None) -> ApiKey | None:
+class KeyRequest(HttpRequest):
+    """A request of a route behind api_key_auth or token_or_bearer_auth, as its view sees it:
+    django-ninja has set `auth` to the caller's ApiKey. For type checking only; the object is
+    Django's own request."""
+
+    auth: ApiKey
+
+
+def authenticate_key(request: HttpRequest, token: str, rate_class: str | None = None) -> ApiKey | None:
     """The usable key for a presented secret, counted against its rate limit (the route's class,
     or `rate_class` where the route does not tell it: /mcp) and noted as used; None if unknown.
     Raises RateLimited over the limit."""
@@ -28,7 +37,7 @@ def authenticate_key(request, token: str, rate_class: str | None = None) -> ApiK
 
 
 class ApiKeyAuth(HttpBearer):
-    def authenticate(self, request, token: str) -> ApiKey | None:
+    def authenticate(self, request: HttpRequest, token: str) -> ApiKey | None:
         return authenticate_key(request, token)
 
 
@@ -40,7 +49,7 @@ class TokenOrBearerAuth(APIKeyHeader):
 
     param_name = "Authorization"
 
-    def authenticate(self, request, key: str | None) -> ApiKey | None:
+    def authenticate(self, request: HttpRequest, key: str | None) -> ApiKey | None:
         scheme, _, token = (key or "").partition(" ")
         if scheme.lower() not in {"token", "bearer"} or not token.strip():
             return None
@@ -50,9 +59,9 @@ class TokenOrBearerAuth(APIKeyHeader):
 token_or_bearer_auth = TokenOrBearerAuth()
 
 
-def require_scope(request, scope: str) -> Tenant:
+def require_scope(request: KeyRequest, scope: str) -> Tenant:
     """The request's tenant, if its key carries `scope` (admin implies all)."""
-    key: ApiKey = request.auth
+    key = request.auth
     if not key.has_scope(scope):
         raise ScopeDenied(f"This API key lacks the '{scope}' scope.")
     return key.tenant

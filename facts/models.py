@@ -5,6 +5,9 @@ from __future__ import annotations
 import hashlib
 import secrets
 import uuid as uuid_lib
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Self
 
 from django.conf import settings
 from django.db import models
@@ -49,7 +52,7 @@ class ApiKeyManager(models.Manager["ApiKey"]):
             return None
         return self.select_related("tenant").filter(key_hash=hash_api_key(raw_key), revoked_at__isnull=True).first()
 
-    def issue(self, *, tenant: Tenant, name: str = "default", scopes=SCOPES) -> tuple[ApiKey, str]:
+    def issue(self, *, tenant: Tenant, name: str = "default", scopes: Iterable[str] = SCOPES) -> tuple[ApiKey, str]:
         """Create a key and return it with its secret, which is never stored."""
         prefix = secrets.token_hex(4)
         raw = f"{KEY_PREFIX}_{prefix}_{secrets.token_urlsafe(32)}"
@@ -144,14 +147,14 @@ class Status(models.TextChoices):
 LIVE = Q(status=Status.ACTIVE, valid_to__isnull=True)
 
 
-class FactQuerySet(models.QuerySet):
-    def live(self):
+class FactQuerySet(models.QuerySet["Fact"]):
+    def live(self) -> Self:
         return self.filter(LIVE)
 
-    def pending(self):
+    def pending(self) -> Self:
         return self.filter(status=Status.PENDING)
 
-    def valid_at(self, when):
+    def valid_at(self, when: datetime) -> Self:
         """Rows that were true at `when` (valid_from <= t < valid_to), whatever their status now."""
         return (
             self.filter(valid_from__lte=when)

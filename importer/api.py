@@ -14,7 +14,7 @@ from core.errors import NotFound, Rejected
 from core.queues import about_users
 from core.schemas import UserId, errors
 from facts import services
-from facts.auth import require_scope
+from facts.auth import KeyRequest, require_scope
 from importer.formats import SCHEMAS
 from importer.models import ImportBatch
 from importer.services import import_start
@@ -103,7 +103,7 @@ def _body(request: HttpRequest) -> str:
         raise Rejected("bad_export", f"The export is not UTF-8 text ({exc.reason} at byte {exc.start}).") from exc
 
 
-def _import(request: HttpRequest, user_id: str, kind: str) -> Status[dict[str, Any]]:
+def _import(request: KeyRequest, user_id: str, kind: str) -> Status[dict[str, Any]]:
     tenant = require_scope(request, "write")
     batch, created = import_start(tenant=tenant, user_id=user_id, kind=kind, text=_body(request))
     if batch is None:
@@ -127,7 +127,7 @@ _HOW = (
     response=_ANSWERS,
     openapi_extra=_body_of("chatgpt", "conversations.json of a ChatGPT data export, as it is."),
 )
-def import_chatgpt(request: HttpRequest, user_id: UserId) -> Status[dict[str, Any]]:
+def import_chatgpt(request: KeyRequest, user_id: UserId) -> Status[dict[str, Any]]:
     """Import a person's history from a ChatGPT data export (conversations.json)."""
     return _import(request, user_id, "chatgpt")
 
@@ -137,7 +137,7 @@ def import_chatgpt(request: HttpRequest, user_id: UserId) -> Status[dict[str, An
     response=_ANSWERS,
     openapi_extra=_body_of("claude", "conversations.json of a Claude export, as it is."),
 )
-def import_claude(request: HttpRequest, user_id: UserId) -> Status[dict[str, Any]]:
+def import_claude(request: KeyRequest, user_id: UserId) -> Status[dict[str, Any]]:
     """Import a person's history from a Claude export (conversations.json)."""
     return _import(request, user_id, "claude")
 
@@ -147,13 +147,13 @@ def import_claude(request: HttpRequest, user_id: UserId) -> Status[dict[str, Any
     response=_ANSWERS,
     openapi_extra=_body_of("turns", "Turns in the fields of POST /turns, oldest first."),
 )
-def import_turns(request: HttpRequest, user_id: UserId) -> Status[dict[str, Any]]:
+def import_turns(request: KeyRequest, user_id: UserId) -> Status[dict[str, Any]]:
     """Import a person's history as a list of turns (what manage.py import_conversations reads as JSONL)."""
     return _import(request, user_id, "turns")
 
 
 @router.get("/users/{user_id}/imports/{int:import_id}", response={200: ImportOut, **errors(401, 403, 404, 422)})
-def get_import(request: HttpRequest, user_id: UserId, import_id: int) -> dict[str, Any]:
+def get_import(request: KeyRequest, user_id: UserId, import_id: int) -> dict[str, Any]:
     """How an import goes: turns posted so far (added, withheld, already there, refused)."""
     tenant = require_scope(request, "read")
     user = services.memory_user_get(tenant=tenant, user_id=user_id)
@@ -170,14 +170,14 @@ FORMATS = ("chatgpt", "claude", "turns")
 # JSON 404 naming the formats) rather than with a 405. A path of its own, out of the schema,
 # so the progress route's Allow stays GET.
 @router.post("/users/{user_id}/imports/{name}", include_in_schema=False)
-def import_unknown_format(request: HttpRequest, user_id: UserId, name: str) -> NoReturn:
+def import_unknown_format(request: KeyRequest, user_id: UserId, name: str) -> NoReturn:
     require_scope(request, "write")
     routes = ", ".join(f"/users/{{user_id}}/imports/{kind}" for kind in FORMATS)
     raise NotFound(f"There is no import format {name!r}; POST the export to one of {routes}.", formats=list(FORMATS))
 
 
 @router.get("/users/{user_id}/imports/{name}", include_in_schema=False)
-def get_import_not_numbered(request: HttpRequest, user_id: UserId, name: str) -> NoReturn:
+def get_import_not_numbered(request: KeyRequest, user_id: UserId, name: str) -> NoReturn:
     """A progress read by something other than an import's number (they are numbers): a 404."""
     require_scope(request, "read")
     raise NotFound(f"User {user_id!r} has no import {name!r}; imports are numbered.")

@@ -9,17 +9,18 @@ vocabularies map.
 from __future__ import annotations
 
 import json
+from typing import Any
 from uuid import UUID
 
 from django.db.models import prefetch_related_objects
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI, Query, Router, Schema
 
 from core.errors import NotFound, Rejected, ServiceError
 from core.schemas import Message
 from facts import privacy, selectors, services
-from facts.auth import require_scope, token_or_bearer_auth
-from facts.models import TurnState
+from facts.auth import KeyRequest, require_scope, token_or_bearer_auth
+from facts.models import Fact, Tenant, TurnState
 from facts.services import memory_mode, turns
 from mem0_api import convert
 from mem0_api import selectors as mem0_selectors
@@ -59,7 +60,7 @@ class PageQuery(Schema):
     page_size: int = 100
 
 
-def _fact(request, memory_id: str, scope: str):
+def _fact(request: KeyRequest, memory_id: str, scope: str) -> Fact:
     tenant = require_scope(request, scope)
     try:
         return services.fact_get(tenant=tenant, fact_id=UUID(memory_id))
@@ -68,7 +69,7 @@ def _fact(request, memory_id: str, scope: str):
 
 
 @router.get("/v1/ping/", response={200: PingOut, **ERRORS})
-def ping(request):
+def ping(request: KeyRequest) -> dict[str, Any]:
     key = request.auth
     # The client refuses to start without both ids; a tenant is our organisation and project at once.
     return {
@@ -82,7 +83,7 @@ def ping(request):
 
 
 @router.post("/v3/memories/add/", response={200: AddOut, **ERRORS}, exclude_none=True)
-def add_memories(request, payload: AddIn):
+def add_memories(request: KeyRequest, payload: AddIn) -> dict[str, Any]:
     tenant = require_scope(request, "write")
     if payload.agent_id or payload.app_id:
         raise Rejected("filters", "agent_id and app_id are not supported: memories belong to a user_id.")
@@ -109,7 +110,7 @@ def add_memories(request, payload: AddIn):
     return {"results": [{**result, "message": message}]}
 
 
-def _store_directly(request, tenant, user_id: str, payload: AddIn) -> list[dict]:
+def _store_directly(request: KeyRequest, tenant: Tenant, user_id: str, payload: AddIn) -> list[dict[str, Any]]:
     """infer=False: each user message is stored as it is, all or none."""
     texts = [m.content for m in payload.messages if m.role == "user" and m.content.strip()]
     if not texts:
@@ -124,7 +125,7 @@ def _store_directly(request, tenant, user_id: str, payload: AddIn) -> list[dict]
 
 
 @router.get("/v1/event/{event_id}/", response={200: EventOut, **ERRORS})
-def get_event(request, event_id: str):
+def get_event(request: KeyRequest, event_id: str) -> dict[str, Any]:
     """The state of an add with inference: poll until SUCCEEDED (or FAILED)."""
     tenant = require_scope(request, "read")
     turn = mem0_selectors.turn_by_event(tenant=tenant, event_id=event_id)
@@ -140,7 +141,7 @@ def get_event(request, event_id: str):
 
 
 @router.post("/v3/memories/", response={200: MemoryPageOut, **ERRORS})
-def list_memories(request, payload: ListIn, paging: Query[PageQuery]):
+def list_memories(request: KeyRequest, payload: ListIn, paging: Query[PageQuery]) -> dict[str, Any]:
     tenant = require_scope(request, "read")
     user_id = convert.user_id_of(payload.filters)
     if paging.page < 1 or not 1 <= paging.page_size <= 200 or paging.page * paging.page_size > MAX_LISTED:
@@ -166,7 +167,7 @@ def list_memories(request, payload: ListIn, paging: Query[PageQuery]):
 
 
 @router.post("/v3/memories/search/", response={200: SearchOut, **ERRORS})
-def search_memories(request, payload: SearchIn):
+def search_memories(request: KeyRequest, payload: SearchIn) -> dict[str, Any] | HttpResponse:
     """mem0's search: the facts as `results`; with `sources` naming episodes, also `episodes`."""
     tenant = require_scope(request, "read")
     user = mem0_selectors.memory_user_or_none(tenant=tenant, user_id=convert.user_id_of(payload.filters))
@@ -193,12 +194,12 @@ def search_memories(request, payload: SearchIn):
 
 
 @router.get("/v1/memories/{memory_id}/", response={200: MemoryOut, **ERRORS})
-def get_memory(request, memory_id: str):
+def get_memory(request: KeyRequest, memory_id: str) -> dict[str, Any]:
     return convert.memory_json(_fact(request, memory_id, "read"))
 
 
 @router.put("/v1/memories/{memory_id}/", response={200: MemoryOut, **ERRORS})
-def update_memory(request, memory_id: str, payload: UpdateIn):
+def update_memory(request: KeyRequest, memory_id: str, payload: UpdateIn) -> dict[str, Any]:
     """mem0 overwrites; we supersede: the answer is the NEW memory (new id), the old one is kept in history."""
     fact = _fact(request, memory_id, "write")
     if payload.text is None or not payload.text.strip():
@@ -210,7 +211,7 @@ def update_memory(request, memory_id: str, payload: UpdateIn):
 
 
 @router.delete("/v1/memories/{memory_id}/", response={200: MessageOut, **ERRORS}, exclude_none=True)
-def delete_memory(request, memory_id: str, delete_linked: bool = False):
+def delete_memory(request: KeyRequest, memory_id: str, delete_linked: bool = False) -> dict[str, Any]:
     fact = _fact(request, memory_id, "write")
     actor = services.Actor.api_key(request.auth)
     if delete_linked:
@@ -222,13 +223,13 @@ def delete_memory(request, memory_id: str, delete_linked: bool = False):
 
 
 @router.get("/v1/memories/{memory_id}/history/", response={200: list[HistoryEntryOut], **ERRORS})
-def memory_history(request, memory_id: str):
+def memory_history(request: KeyRequest, memory_id: str) -> list[dict[str, Any]]:
     fact = _fact(request, memory_id, "read")
     return convert.history_list(list(selectors.fact_history(fact=fact)), fact.user.external_id)
 
 
 @router.delete("/v1/memories/", response={200: MessageOut, **ERRORS}, exclude_none=True)
-def delete_all_memories(request, user_id: str | None = None):
+def delete_all_memories(request: KeyRequest, user_id: str | None = None) -> dict[str, Any]:
     """Forget every memory of one user. Admin scope: like an erase, it cannot be undone in bulk."""
     tenant = require_scope(request, "admin")
     if not user_id:
@@ -239,7 +240,7 @@ def delete_all_memories(request, user_id: str | None = None):
 
 
 @router.delete("/v2/entities/{entity_type}/{entity_id}/", response={200: MessageOut, **ERRORS}, exclude_none=True)
-def delete_entity(request, entity_type: str, entity_id: str):
+def delete_entity(request: KeyRequest, entity_type: str, entity_id: str) -> dict[str, Any]:
     """Erase a user and everything held about it (our DELETE /api/v1/users/{id}), with a receipt."""
     tenant = require_scope(request, "admin")
     if entity_type != "user":
@@ -261,5 +262,5 @@ mem0_api.add_router("", router)
 
 
 @mem0_api.exception_handler(ServiceError)
-def service_error(request, exc: ServiceError):
+def service_error(request: HttpRequest, exc: ServiceError) -> HttpResponse:
     return mem0_api.create_response(request, {"detail": exc.detail, **exc.extra}, status=exc.status)

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
 from core.errors import Rejected
 from facts.guard import shown_identifier
 from facts.models import Fact, FactHistory, HistoryAction
+from mem0_api.schemas import MessageIn
 from recall.answer import fact_link, shown_source
+from recall.hits import EpisodeHit
 
 # mem0 speaks of ADD/UPDATE/DELETE; our history has finer actions.
 EVENTS: dict[str, str] = {
@@ -17,11 +23,11 @@ DEFAULT_SESSION = "mem0"
 _OTHER_ENTITIES = ("agent_id", "app_id", "run_id")
 
 
-def _iso(value) -> str | None:
+def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value else None
 
 
-def metadata_of(fact: Fact) -> dict | None:
+def metadata_of(fact: Fact) -> dict[str, Any] | None:
     """mem0's free-form `metadata`: ours says where the memory came from, `{"source": {turn_id,
     session_id, occurred_at, extractor, model}}` (recall.answer.shown_source), or null for one no
     turn stated (stored with infer=False or through /api/v1). Metadata sent on add is not stored."""
@@ -29,7 +35,7 @@ def metadata_of(fact: Fact) -> dict | None:
     return None if source is None else {"source": source}
 
 
-def memory_json(fact: Fact) -> dict:
+def memory_json(fact: Fact) -> dict[str, Any]:
     """A fact in the shape mem0's clients read, plus our own fields (status, key, validity, chain)."""
     return {
         "id": str(fact.uuid),
@@ -52,7 +58,7 @@ def memory_json(fact: Fact) -> dict:
     }
 
 
-def episode_json(hit) -> dict:
+def episode_json(hit: EpisodeHit) -> dict[str, Any]:
     """A recalled episode (recall.hits.EpisodeHit) for the opt-in `episodes` list of a search, from
     its quote (recall.hits.Quote)."""
     quote = hit.quote
@@ -66,14 +72,14 @@ def episode_json(hit) -> dict:
     }
 
 
-def history_list(entries: list[FactHistory], user_id: str) -> list[dict]:
+def history_list(entries: list[FactHistory], user_id: str) -> list[dict[str, Any]]:
     """mem0-style entries, oldest first. Our supersede entry is written on the old version; mem0's
     UPDATE names the new text, which is that of the version named in `superseded_by`."""
     inserted = {str(e.fact_uuid): (e.after or {}).get("text") for e in entries if e.action == HistoryAction.INSERT}
     return [_history_json(entry, user_id, inserted) for entry in entries]
 
 
-def _history_json(entry: FactHistory, user_id: str, inserted: dict) -> dict:
+def _history_json(entry: FactHistory, user_id: str, inserted: dict[str, Any]) -> dict[str, Any]:
     before, after = entry.before or {}, entry.after or {}
     new_text = after.get("text")
     if entry.action == HistoryAction.SUPERSEDE and after.get("superseded_by") in inserted:
@@ -95,7 +101,7 @@ def _history_json(entry: FactHistory, user_id: str, inserted: dict) -> dict:
     }
 
 
-def _collect(node, found: set[str], *, allow_run: bool) -> None:
+def _collect(node: object, found: set[str], *, allow_run: bool) -> None:
     if not isinstance(node, dict):
         raise Rejected("filters", "filters must be an object such as {'user_id': '...'}.")
     for name, value in node.items():
@@ -114,7 +120,7 @@ def _collect(node, found: set[str], *, allow_run: bool) -> None:
             raise Rejected("filters", f"The filter {name!r} is not supported; filter on user_id.")
 
 
-def user_id_of(filters: dict | None, top_level: str | None = None, *, allow_run: bool = False) -> str:
+def user_id_of(filters: dict[str, Any] | None, top_level: str | None = None, *, allow_run: bool = False) -> str:
     """The one user named by mem0 `filters` (or a top-level user_id), else a 422 that says why."""
     found: set[str] = {top_level} if top_level else set()
     _collect(filters or {}, found, allow_run=allow_run)
@@ -123,13 +129,13 @@ def user_id_of(filters: dict | None, top_level: str | None = None, *, allow_run:
     return found.pop()
 
 
-def session_of(filters: dict | None, top_level: str | None) -> str:
+def session_of(filters: dict[str, Any] | None, top_level: str | None) -> str:
     """mem0's run_id is a conversation: our session."""
     run_id = top_level or (filters or {}).get("run_id")
     return run_id if isinstance(run_id, str) and run_id else DEFAULT_SESSION
 
 
-def turn_texts(messages) -> tuple[str, str]:
+def turn_texts(messages: Iterable[MessageIn]) -> tuple[str, str]:
     """(user_input, assistant_response) of a turn from mem0 messages; system messages are not memory."""
     said = [m.content for m in messages if m.role == "user" and m.content.strip()]
     replied = [m.content for m in messages if m.role == "assistant" and m.content.strip()]

@@ -9,26 +9,29 @@ from one code path (docs/mem0.md, "mem0's self-hosted server").
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn, TypeVar
 
+from django.http import HttpRequest, HttpResponse
 from ninja import Field, Query, Router, Schema
 from ninja.security import APIKeyHeader, HttpBearer
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from core.errors import Rejected
 from core.schemas import Message
 from facts import selectors
-from facts.auth import authenticate_key, require_scope
+from facts.auth import KeyRequest, authenticate_key, require_scope
+from facts.models import ApiKey
 from mem0_api import api as platform
 from mem0_api import convert
 from mem0_api import selectors as mem0_selectors
 from mem0_api.schemas import AddIn, AddOut, HistoryEntryOut, MemoryOut, SearchIn, SearchOut, UpdateIn
 
+SchemaT = TypeVar("SchemaT", bound=BaseModel)
 ERRORS = {401: Message, 403: Message, 404: Message, 409: Message, 422: Message}
 LIST_LIMIT = 1000  # the self-hosted server's ALL_MEMORIES_LIMIT
 
 
-def _rate_class(request) -> str | None:
+def _rate_class(request: HttpRequest) -> str | None:
     # POST /search only reads: counted as a recall, as mem0's Platform search is.
     return "recall" if request.path_info.rstrip("/") == "/search" else None
 
@@ -38,12 +41,12 @@ class XApiKeyAuth(APIKeyHeader):
 
     param_name = "X-API-Key"
 
-    def authenticate(self, request, key: str | None):
+    def authenticate(self, request: HttpRequest, key: str | None) -> ApiKey | None:
         return authenticate_key(request, key.strip(), _rate_class(request)) if key and key.strip() else None
 
 
 class BearerAuth(HttpBearer):
-    def authenticate(self, request, token: str):
+    def authenticate(self, request: HttpRequest, token: str) -> ApiKey | None:
         return authenticate_key(request, token, _rate_class(request))
 
 
@@ -109,7 +112,7 @@ class ListQuery(Schema):
     show_expired: bool = False
 
 
-def _platform(schema, fields: dict[str, Any]):
+def _platform(schema: type[SchemaT], fields: dict[str, Any]) -> SchemaT:
     """The Platform route's body from the self-hosted one; what it refuses is a 422 naming the field."""
     try:
         return schema.model_validate(fields)
@@ -119,13 +122,13 @@ def _platform(schema, fields: dict[str, Any]):
         raise Rejected(str(first["loc"][0]) if first["loc"] else "body", f"{where}: {first['msg']}.") from exc
 
 
-def _entities(body) -> dict[str, Any]:
+def _entities(body: ListQuery | SearchRequestIn) -> dict[str, Any]:
     """The self-hosted server's top-level ids, as Platform filters (one user; others refused there)."""
     return {name: getattr(body, name) for name in ("user_id", "agent_id", "run_id") if getattr(body, name)}
 
 
 @router.post("/memories", response={200: AddOut, **ERRORS}, exclude_none=True)
-def add_memories(request, body: MemoryCreateIn):
+def add_memories(request: KeyRequest, body: MemoryCreateIn) -> dict[str, Any]:
     """Add memories: with inference (the default) the messages become one turn, extracted in the
     background (poll `GET /v1/event/{event_id}/` or list); `infer: false` stores each user message."""
     fields = body.dict(exclude_none=True, exclude={"expiration_date", "memory_type", "prompt"})
@@ -134,7 +137,7 @@ def add_memories(request, body: MemoryCreateIn):
 
 
 @router.get("/memories", response={200: ListOut, **ERRORS})
-def list_memories(request, query: Query[ListQuery]):
+def list_memories(request: KeyRequest, query: Query[ListQuery]) -> dict[str, Any]:
     """One user's memories, newest first (`show_expired=true`: retired ones too)."""
     tenant = require_scope(request, "read")
     if not query.user_id:
@@ -148,7 +151,7 @@ def list_memories(request, query: Query[ListQuery]):
 
 
 @router.post("/search", response={200: SearchOut, **ERRORS})
-def search_memories(request, body: SearchRequestIn):
+def search_memories(request: KeyRequest, body: SearchRequestIn) -> dict[str, Any] | HttpResponse:
     """mem0's search over one user's memories (ids at the top level or in `filters`)."""
     filters = {**(body.filters or {}), **_entities(body)}
     fields: dict[str, Any] = {"query": body.query, "filters": filters, "threshold": body.threshold}
@@ -160,30 +163,32 @@ def search_memories(request, body: SearchRequestIn):
 
 
 @router.get("/memories/{memory_id}", response={200: MemoryOut, **ERRORS})
-def get_memory(request, memory_id: str):
+def get_memory(request: KeyRequest, memory_id: str) -> dict[str, Any]:
     return platform.get_memory(request, memory_id)
 
 
 @router.put("/memories/{memory_id}", response={200: UpdatedOut, **ERRORS})
-def update_memory(request, memory_id: str, body: MemoryUpdateIn):
+def update_memory(request: KeyRequest, memory_id: str, body: MemoryUpdateIn) -> dict[str, Any]:
     """Supersede, not overwrite: the answer is the NEW memory (a new id); the old one stays in history."""
     new = platform.update_memory(request, memory_id, _platform(UpdateIn, body.dict()))
     return {"message": "Memory updated successfully!", **new}
 
 
 @router.get("/memories/{memory_id}/history", response={200: list[HistoryEntryOut], **ERRORS})
-def memory_history(request, memory_id: str):
+def memory_history(request: KeyRequest, memory_id: str) -> list[dict[str, Any]]:
     return platform.memory_history(request, memory_id)
 
 
 @router.delete("/memories/{memory_id}", response={200: MessageOut, **ERRORS})
-def delete_memory(request, memory_id: str):
+def delete_memory(request: KeyRequest, memory_id: str) -> dict[str, str]:
     platform.delete_memory(request, memory_id)
     return {"message": "Memory deleted successfully"}
 
 
 @router.delete("/memories", response={200: MessageOut, **ERRORS})
-def delete_all_memories(request, user_id: str | None = None, run_id: str | None = None, agent_id: str | None = None):
+def delete_all_memories(
+    request: KeyRequest, user_id: str | None = None, run_id: str | None = None, agent_id: str | None = None
+) -> dict[str, str]:
     """Forget every memory of one user (admin scope, as on the self-hosted server)."""
     if run_id or agent_id:
         raise Rejected("user_id", "Memories belong to a user here: DELETE /memories?user_id=...")
@@ -192,7 +197,7 @@ def delete_all_memories(request, user_id: str | None = None, run_id: str | None 
 
 
 @router.post("/reset", response={200: MessageOut, **ERRORS})
-def reset(request):
+def reset(request: KeyRequest) -> NoReturn:
     """The self-hosted server wipes every memory here; a whole tenant is never deleted over the API."""
     require_scope(request, "admin")
     raise Rejected(

@@ -118,7 +118,8 @@ def _produced(user: MemoryUser, turn_ids: list[int]) -> dict[int, list[Fact]]:
     """turn pk -> the live facts each of those turns produced, oldest first (one query)."""
     produced: dict[int, list[Fact]] = {}
     for fact in Fact.objects.live().filter(user=user, source_turn_id__in=turn_ids).order_by("pk"):
-        produced.setdefault(fact.source_turn_id, []).append(fact)
+        if fact.source_turn_id is not None:  # always, by the filter; said for the type checker
+            produced.setdefault(fact.source_turn_id, []).append(fact)
     return produced
 
 

@@ -6,11 +6,10 @@ from datetime import datetime
 from typing import Any, Literal, get_args
 from uuid import UUID
 
-from django.http import HttpRequest
 from ninja import Field, Router, Schema, Status
 
 from core.schemas import errors
-from facts.auth import require_scope
+from facts.auth import KeyRequest, require_scope
 from webhooks import services
 from webhooks.models import WebhookEndpoint
 
@@ -64,7 +63,7 @@ def _out(endpoint: WebhookEndpoint) -> dict[str, Any]:
 
 
 @router.post("/webhooks", response={201: EndpointCreated, **errors(400, 401, 403, 422)})
-def create_webhook(request: HttpRequest, body: EndpointIn) -> Status[dict[str, Any]]:
+def create_webhook(request: KeyRequest, body: EndpointIn) -> Status[dict[str, Any]]:
     """Add an endpoint; the answer carries its signing secret, which is not shown again."""
     tenant = require_scope(request, "admin")
     endpoint = services.endpoint_create(tenant=tenant, url=body.url, events=list(body.events))
@@ -72,14 +71,14 @@ def create_webhook(request: HttpRequest, body: EndpointIn) -> Status[dict[str, A
 
 
 @router.get("/webhooks", response={200: list[EndpointOut], **errors(401, 403)})
-def list_webhooks(request: HttpRequest) -> list[dict[str, Any]]:
+def list_webhooks(request: KeyRequest) -> list[dict[str, Any]]:
     """The tenant's endpoints, oldest first (without their secrets)."""
     tenant = require_scope(request, "admin")
     return [_out(e) for e in WebhookEndpoint.objects.filter(tenant=tenant).order_by("created_at", "pk")]
 
 
 @router.delete("/webhooks/{endpoint_id}", response={204: None, **errors(401, 403, 404, 422)})
-def delete_webhook(request: HttpRequest, endpoint_id: UUID) -> Status[None]:
+def delete_webhook(request: KeyRequest, endpoint_id: UUID) -> Status[None]:
     """Remove an endpoint with its queued deliveries and its log."""
     tenant = require_scope(request, "admin")
     services.endpoint_delete(tenant=tenant, endpoint_id=str(endpoint_id))
