@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from django.http import JsonResponse
 from ninja import Router, Status
@@ -11,7 +11,7 @@ from core.errors import Rejected
 from core.schemas import SessionId, UserId, errors
 from facts import replicas
 from facts import services as fact_services
-from facts.auth import require_scope
+from facts.auth import KeyRequest, require_scope
 from facts.services.memory_mode import recall_withheld
 from profiles import metrics, services
 from profiles.models import ProfileTrigger
@@ -23,7 +23,7 @@ router = Router(tags=["profiles"])
 
 
 @router.get("/users/{user_id}/profile", response={200: ProfileOut, **errors(401, 403, 404, 422)})
-def get_profile(request, user_id: UserId):
+def get_profile(request: KeyRequest, user_id: UserId) -> dict[str, Any]:
     tenant = require_scope(request, "read")
     user = fact_services.memory_user_get(tenant=tenant, user_id=user_id)
     profile = services.profile_latest(user) or services.profile_refresh(user_pk=user.pk, trigger=ProfileTrigger.ON_READ)
@@ -41,7 +41,7 @@ def get_profile(request, user_id: UserId):
 
 
 @router.post("/users/{user_id}/sessions/{session_id}/end", response={202: SessionEndOut, **errors(401, 403, 404, 422)})
-def end_session(request, user_id: UserId, session_id: SessionId):
+def end_session(request: KeyRequest, user_id: UserId, session_id: SessionId) -> Status[dict[str, str]]:
     tenant = require_scope(request, "write")
     if not 1 <= len(session_id) <= 128:
         raise Rejected("session_id", "session_id must be 1-128 characters.")
@@ -54,7 +54,7 @@ def end_session(request, user_id: UserId, session_id: SessionId):
 
 
 @router.post("/users/{user_id}/context", response={200: ContextOut, **errors(400, 401, 403, 404, 422)})
-def context(request, user_id: UserId, payload: ContextIn):
+def context(request: KeyRequest, user_id: UserId, payload: ContextIn) -> dict[str, Any] | JsonResponse:
     tenant = require_scope(request, "read")
     user = fact_services.memory_user_get(tenant=tenant, user_id=user_id)
     if reason := recall_withheld(user):  # the person's memory mode is off: an empty block
@@ -75,6 +75,6 @@ def context(request, user_id: UserId, payload: ContextIn):
 
 
 @router.get("/metrics", response={200: MetricsOut, **errors(401, 403, 422)})
-def tenant_metrics(request, window: Literal["1h", "24h", "7d", "30d"] = "7d"):
+def tenant_metrics(request: KeyRequest, window: Literal["1h", "24h", "7d", "30d"] = "7d") -> dict[str, Any]:
     tenant = require_scope(request, "read")
     return metrics.tenant_metrics(tenant, window=window)

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import math
 from datetime import datetime, timedelta
-from typing import cast
+from typing import Any, cast
+from uuid import UUID
 
 from django.db.models import Count
 from django.utils import timezone
@@ -38,8 +39,8 @@ BUCKETS = {"1h": timedelta(minutes=5), "24h": timedelta(hours=1), "7d": timedelt
 _REVERTING = (HistoryAction.SUPERSEDE, HistoryAction.EXPIRE, HistoryAction.DELETE)
 
 
-def _p(values: list[float], digits: int = 1) -> dict:
-    def r(x):
+def _p(values: list[float], digits: int = 1) -> dict[str, Any]:
+    def r(x: float | None) -> float | None:
         return None if x is None else round(x, digits)
 
     return {"p50": r(percentile(values, 0.5)), "p95": r(percentile(values, 0.95)), "count": len(values)}
@@ -49,7 +50,7 @@ def _rate(part: int, whole: int) -> float | None:
     return round(part / whole, 4) if whole else None
 
 
-def recall_metrics(tenant: Tenant, since: datetime, until: datetime) -> dict:
+def recall_metrics(tenant: Tenant, since: datetime, until: datetime) -> dict[str, Any]:
     from recall.models import RecallLog  # recall owns the log; imported when needed
 
     logbuffer.flush()  # this process's buffered rows count too
@@ -74,7 +75,7 @@ def recall_metrics(tenant: Tenant, since: datetime, until: datetime) -> dict:
     }
 
 
-def overwrite_metrics(tenant: Tenant, since: datetime, until: datetime) -> dict:
+def overwrite_metrics(tenant: Tenant, since: datetime, until: datetime) -> dict[str, Any]:
     window = FactHistory.objects.filter(tenant=tenant, created_at__gte=since, created_at__lt=until)
     # Staff supersessions are approvals or corrections, not proposals to judge.
     automatic = list(
@@ -112,13 +113,13 @@ def overwrite_metrics(tenant: Tenant, since: datetime, until: datetime) -> dict:
     }
 
 
-def pending_metrics(tenant: Tenant, since: datetime, until: datetime, now: datetime) -> dict:
+def pending_metrics(tenant: Tenant, since: datetime, until: datetime, now: datetime) -> dict[str, Any]:
     created = dict(
         FactHistory.objects.filter(
             tenant=tenant, action=HistoryAction.PENDING, created_at__gte=since, created_at__lt=until
         ).values_list("fact_uuid", "created_at")
     )
-    decisions: dict = {}
+    decisions: dict[UUID, tuple[str, datetime]] = {}
     for uuid, action, at in (
         FactHistory.objects.filter(
             tenant=tenant, fact_uuid__in=list(created), action__in=[HistoryAction.CONFIRM, HistoryAction.REJECT]
@@ -142,7 +143,7 @@ def pending_metrics(tenant: Tenant, since: datetime, until: datetime, now: datet
     }
 
 
-def extraction_metrics(tenant: Tenant, since: datetime, until: datetime, bucket: timedelta) -> dict:
+def extraction_metrics(tenant: Tenant, since: datetime, until: datetime, bucket: timedelta) -> dict[str, Any]:
     states = dict(
         Turn.objects.filter(tenant=tenant, created_at__gte=since, created_at__lt=until)
         .values_list("state")
@@ -186,7 +187,7 @@ def extraction_metrics(tenant: Tenant, since: datetime, until: datetime, bucket:
     }
 
 
-def context_metrics(tenant: Tenant, since: datetime, until: datetime) -> dict:
+def context_metrics(tenant: Tenant, since: datetime, until: datetime) -> dict[str, Any]:
     logbuffer.flush()
     rows = list(
         ContextLog.objects.filter(tenant=tenant, created_at__gte=since, created_at__lt=until).values_list(
@@ -206,7 +207,7 @@ def context_metrics(tenant: Tenant, since: datetime, until: datetime) -> dict:
     }
 
 
-def latest_eval() -> dict | None:
+def latest_eval() -> dict[str, Any] | None:
     """The newest eval_recall run (a release check, not per tenant) with deltas against lexical."""
     from recall.models import EvalRun
 
@@ -234,7 +235,7 @@ def window_bounds(window: str, now: datetime | None = None) -> tuple[datetime, d
     return now - WINDOWS[window], now
 
 
-def tenant_metrics(tenant: Tenant, *, window: str = "7d", now: datetime | None = None) -> dict:
+def tenant_metrics(tenant: Tenant, *, window: str = "7d", now: datetime | None = None) -> dict[str, Any]:
     now = now or timezone.now()
     since, until = window_bounds(window, now)
     # `until` a moment past now so rows written this instant are inside the window.

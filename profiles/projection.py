@@ -7,8 +7,9 @@ and reused by the context block without touching the database.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
-from facts.models import Category
+from facts.models import Category, Fact
 
 # Sections in the order the profile lists them. `current_tasks` holds what the
 # user is working on now (task context and projects); environment and other
@@ -40,7 +41,7 @@ def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value else None
 
 
-def fact_item(fact, *, replaced_earlier: bool = False) -> dict:
+def fact_item(fact: Fact, *, replaced_earlier: bool = False) -> dict[str, Any]:
     """The profile's view of one fact: text, confidence and its timestamps."""
     return {
         "id": str(fact.uuid),
@@ -57,18 +58,18 @@ def fact_item(fact, *, replaced_earlier: bool = False) -> dict:
     }
 
 
-def _strongest_first(item: dict) -> tuple:
+def _strongest_first(item: dict[str, Any]) -> tuple[float, float, str]:
     return (-item["confidence"], -datetime.fromisoformat(item["last_mentioned_at"]).timestamp(), item["id"])
 
 
-def build_profile(items: list[dict], *, now: datetime, recent_days: int) -> dict[str, list[dict]]:
+def build_profile(items: list[dict[str, Any]], *, now: datetime, recent_days: int) -> dict[str, list[dict[str, Any]]]:
     """Group live-fact items into the profile sections.
 
     `recent_changes` repeats the items that became true in the last
     `recent_days` (new, or replacing an earlier value); it never shows the
     retired value, because the profile is built from live facts only.
     """
-    sections: dict[str, list[dict]] = {name: [] for name in SECTIONS}
+    sections: dict[str, list[dict[str, Any]]] = {name: [] for name in SECTIONS}
     since = now - timedelta(days=recent_days)
     for item in items:
         sections[SECTION_OF_CATEGORY.get(item["category"], "other")].append(item)

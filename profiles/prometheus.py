@@ -8,9 +8,11 @@ code, so the output is valid text format by construction.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from django.db.models import Count, Sum
 from prometheus_client import CollectorRegistry, generate_latest
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 
 from facts import logbuffer
 from facts.models import Tenant, Turn
@@ -64,7 +66,7 @@ def _window_gauges() -> dict[str, GaugeMetricFamily]:
     }
 
 
-def _set(family: GaugeMetricFamily, labels: list[str], value) -> None:
+def _set(family: GaugeMetricFamily, labels: list[str], value: float | None) -> None:
     # A rate with no traffic behind it is absent, not zero: no requests is not a 0% hit rate.
     if value is not None:
         family.add_metric(labels, float(value))
@@ -151,7 +153,7 @@ def _latest_eval() -> GaugeMetricFamily:
 
 
 class MemoryCollector:
-    def collect(self):
+    def collect(self) -> Iterator[Metric]:
         tenants = list(Tenant.objects.order_by("name", "id"))
         gauges = _window_gauges()
         for tenant in tenants:

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from ninja import Field, Schema
@@ -200,7 +201,7 @@ class EvalOut(Schema):
     corpus: str
     questions: int
     created_at: datetime
-    results: dict  # the eval_recall JSON "results" object as stored
+    results: dict[str, Any]  # the eval_recall JSON "results" object as stored
     deltas_vs_lexical: dict[str, dict[str, float]]  # recall@k and hit@k of each mode minus lexical
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Any
 
 from facts.models import Category
 
@@ -188,7 +189,7 @@ TOPIC_WORDS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _topic_pattern(words: tuple[str, ...]) -> re.Pattern:
+def _topic_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
     parts = [re.escape(w[:-1]) + r"\w*" if w.endswith("*") else re.escape(w) + r"(?:e?s)?" for w in words]
     return re.compile(r"\b(?:" + "|".join(parts) + r")\b", re.IGNORECASE)
 
@@ -209,13 +210,13 @@ def query_topics(query: str) -> set[str]:
     return {topic for topic, pattern in TOPIC_PATTERNS.items() if pattern.search(query or "")}
 
 
-def is_hard_constraint(item: dict) -> bool:
+def is_hard_constraint(item: dict[str, Any]) -> bool:
     if item["category"] == Category.HARD_PREFERENCE:
         return True
     return item["category"] == Category.HEALTH and bool(_CONSTRAINT.search(f"{item['key']} {item['text']}"))
 
 
-def admits(item: dict, *, topics: set[str], allow_all: bool, matched_ids: set[str]) -> bool:
+def admits(item: dict[str, Any], *, topics: set[str], allow_all: bool, matched_ids: set[str]) -> bool:
     """May this item enter a context block for a query with these topics?"""
     category = item["category"]
     if category not in SENSITIVE_CATEGORIES or allow_all or item["id"] in matched_ids:
@@ -254,7 +255,7 @@ def _fact_words(key: str, text: str) -> frozenset[str]:
     return frozenset(_words(f"{key} {text}"))
 
 
-def episode_ties(episode: dict, sensitive: list[dict]) -> list[dict]:
+def episode_ties(episode: dict[str, Any], sensitive: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The sensitive facts a quoted turn is about: those it produced, and those whose telling words
     (text and key) it repeats: "it was penicillin, not shellfish" is about the shellfish allergy."""
     said = _words(episode["text"])
@@ -274,7 +275,12 @@ def text_categories(text: str) -> set[str]:
 
 
 def admits_episode(
-    episode: dict, *, sensitive: list[dict], topics: set[str], allow_all: bool, matched_ids: set[str]
+    episode: dict[str, Any],
+    *,
+    sensitive: list[dict[str, Any]],
+    topics: set[str],
+    allow_all: bool,
+    matched_ids: set[str],
 ) -> bool:
     """May this quoted turn enter a context block? Only when every sensitive fact it is about is
     admitted, and so would be a fact of each sensitive category its own words talk about.

