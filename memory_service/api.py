@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, ValidationError
 
@@ -41,7 +44,7 @@ api.add_router("", webhooks_router)
 
 
 @api.exception_handler(ServiceError)
-def service_error(request, exc: ServiceError):
+def service_error(request: HttpRequest, exc: ServiceError) -> HttpResponse:
     response = api.create_response(request, {"detail": exc.detail, **exc.extra}, status=exc.status)
     for name, value in getattr(exc, "headers", {}).items():  # e.g. Retry-After on a 429
         response[name] = value
@@ -49,7 +52,7 @@ def service_error(request, exc: ServiceError):
 
 
 @api.exception_handler(AuthenticationError)
-def authentication_error(request, exc: AuthenticationError):
+def authentication_error(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
     """401. A key sent the way mem0's Platform clients send it gets told the scheme /api/v1 takes."""
     scheme = request.headers.get("Authorization", "").partition(" ")[0].lower()
     detail = "Unauthorized"
@@ -61,7 +64,7 @@ def authentication_error(request, exc: AuthenticationError):
     return api.create_response(request, {"detail": detail}, status=401)
 
 
-def _loc(loc) -> list:
+def _loc(loc: Iterable[str | int]) -> list[str | int]:
     # ninja puts the handler's argument name after "body" ("body", "payload", "text"): drop it.
     parts = list(loc)
     if len(parts) > 1 and parts[0] == "body" and parts[1] == "payload":
@@ -70,7 +73,7 @@ def _loc(loc) -> list:
 
 
 @api.exception_handler(ValidationError)
-def validation_error(request, exc: ValidationError):
+def validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse:
     """A request that does not fit the schema: the one error body, a sentence plus each problem."""
     issues = [
         {"type": str(e.get("type", "")), "loc": _loc(e.get("loc", ())), "msg": str(e.get("msg", ""))}

@@ -4,10 +4,14 @@ import gc
 import logging
 import os
 import sys
+from typing import TYPE_CHECKING, Any
 
 from celery import Celery, signals
 
 from core.queues import USERS_HEADER, about_users, consumes, note_consumed
+
+if TYPE_CHECKING:
+    from recall.embeddings import Embedder
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memory_service.settings")
 
@@ -24,7 +28,7 @@ app.autodiscover_tasks()
 # return, so a worker with a malformed setting (memory_service/settings_checks.py) started and
 # served. Connected before the handlers below, so the worker stops before it loads the model.
 @signals.worker_init.connect(dispatch_uid="memory_service.refuse_failed_checks")
-def _refuse_failed_checks(**kwargs) -> None:
+def _refuse_failed_checks(**kwargs: Any) -> None:
     import django
     from django.apps import apps
 
@@ -42,7 +46,7 @@ def _refuse_failed_checks(**kwargs) -> None:
 # What senders read about the queues (the users header, the queues this worker consumes) is
 # in core/queues.py, below the apps; named here too for the callers of before.
 @signals.worker_init.connect(dispatch_uid="memory_service.note_consumed_queues")
-def _note_consumed_queues(**kwargs) -> None:
+def _note_consumed_queues(**kwargs: Any) -> None:
     note_consumed(app.amqp.queues.consume_from or app.amqp.queues)
 
 
@@ -51,18 +55,18 @@ def _note_consumed_queues(**kwargs) -> None:
 # parent process, and a close may checkpoint and truncate the WAL). The master
 # closes its connections before the pool forks, and a child keeps any it still
 # inherited alive but unused, so closing them never runs in the child.
-_inherited_connections: list = []
+_inherited_connections: list[object] = []
 
 
 @signals.worker_init.connect(dispatch_uid="memory_service.close_before_fork")
-def _close_connections_before_fork(**kwargs) -> None:
+def _close_connections_before_fork(**kwargs: Any) -> None:
     from django.db import connections
 
     connections.close_all()
 
 
 @signals.worker_process_init.connect(dispatch_uid="memory_service.drop_inherited_connections")
-def _drop_inherited_connections(**kwargs) -> None:
+def _drop_inherited_connections(**kwargs: Any) -> None:
     from django.db import connections
 
     for conn in connections.all(initialized_only=True):
@@ -72,7 +76,7 @@ def _drop_inherited_connections(**kwargs) -> None:
 
 
 @signals.worker_init.connect(dispatch_uid="memory_service.lower_priority")
-def _lower_priority(**kwargs) -> None:
+def _lower_priority(**kwargs: Any) -> None:
     """Background work yields the CPU to the web server's requests where both share a machine
     (`make run`, the database host); the pool processes inherit the worker's niceness. On
     the 2-core machine its effect on `bench_api`'s post-turn figures was within their noise
@@ -90,7 +94,7 @@ def _lower_priority(**kwargs) -> None:
 _model_in_master = False
 
 
-def _worker_embedder(queues: set[str]):
+def _worker_embedder(queues: set[str]) -> Embedder:
     """The model this worker embeds with. With the `db` queue it has the store: the model recall
     serves (after a live switch, not the settings' one). Without it (an `embed` worker of the
     many-hosts layout, no database) the model its settings name, which is what it computes
@@ -106,7 +110,7 @@ def _worker_embedder(queues: set[str]):
 
 
 @signals.worker_init.connect(dispatch_uid="memory_service.load_model_before_fork")
-def _load_model_before_fork(sender=None, **kwargs) -> None:
+def _load_model_before_fork(sender: object = None, **kwargs: Any) -> None:
     global _model_in_master
     from celery.concurrency import get_implementation
     from celery.concurrency.prefork import TaskPool
@@ -130,9 +134,11 @@ def _load_model_before_fork(sender=None, **kwargs) -> None:
 
 
 @signals.worker_process_init.connect(dispatch_uid="memory_service.warm_model_after_fork")
-def _warm_model_after_fork(**kwargs) -> None:
-    if _model_in_master:
-        _worker_embedder(set(app.amqp.queues.consume_from)).warm_after_fork()
+def _warm_model_after_fork(**kwargs: Any) -> None:
+    embedder = _worker_embedder(set(app.amqp.queues.consume_from)) if _model_in_master else None
+    # Always a local model when the master loaded one; the test tells the type checker so.
+    if embedder is not None and embedder.provider == "local":
+        embedder.warm_after_fork()
         logger.info("Pool process %d: embedding model warm", os.getpid())
 
 
@@ -155,7 +161,7 @@ def _exit_when_orphaned(parent: int) -> None:
 
 @signals.worker_process_init.connect(dispatch_uid="memory_service.pool_exits_with_the_worker")
 @signals.beat_embedded_init.connect(dispatch_uid="memory_service.beat_exits_with_the_worker")
-def _watch_the_worker(**kwargs) -> None:
+def _watch_the_worker(**kwargs: Any) -> None:
     import threading
 
     watcher = threading.Thread(target=_exit_when_orphaned, args=(os.getppid(),), daemon=True, name="orphan-watch")

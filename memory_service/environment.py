@@ -14,7 +14,7 @@ import builtins
 import math
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import environ
@@ -43,7 +43,11 @@ class Malformed:
     check_id: str
 
 
-class Env(environ.Env):
+T = TypeVar("T")
+
+
+# django-environ ships no type information, so its Env is Any to mypy.
+class Env(environ.Env):  # type: ignore[misc]
     """environ.Env with bounds on numbers, choices and checked values; `malformed` holds the notes."""
 
     def __init__(self, **scheme: Any) -> None:
@@ -106,7 +110,15 @@ class Env(environ.Env):
             var, default, f"a URL like {example}", lambda raw: _check_url(raw, schemes), NOT_A_URL, url=True
         )
 
-    def _number(self, var, default, parse, kind: str, minimum, maximum) -> Any:
+    def _number(
+        self,
+        var: str,
+        default: Any,
+        parse: Callable[[str], builtins.float],
+        kind: str,
+        minimum: builtins.float | None,
+        maximum: builtins.float | None,
+    ) -> Any:
         raw = self._given(var, default)
         if raw is None:
             return default
@@ -125,7 +137,7 @@ class Env(environ.Env):
             raise environ.ImproperlyConfigured(f"Set the {var} environment variable")
         return raw or None
 
-    def _note(self, var: str, raw: str, accepted: str, check_id: str, default: Any) -> Any:
+    def _note(self, var: str, raw: str, accepted: str, check_id: str, default: T) -> T:
         # Two settings may read one variable (SQLITE_BUSY_TIMEOUT_SECONDS): one note is enough.
         if all(note.variable != var for note in self.malformed):
             self.malformed.append(Malformed(var, raw, accepted, check_id))

@@ -9,8 +9,10 @@ worker (memory_service/celery.py), which refuse to start on an error.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from django.apps import AppConfig
 from django.conf import settings
 from django.core.checks import Error, register
 
@@ -21,7 +23,7 @@ CROSSED_LIMITS = "memory_service.E016"
 
 
 @register()
-def check_settings(app_configs=None, **kwargs) -> list[Error]:
+def check_settings(app_configs: Sequence[AppConfig] | None = None, **kwargs: Any) -> list[Error]:
     return settings_errors(settings)
 
 

