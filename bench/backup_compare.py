@@ -1,7 +1,7 @@
 """bench_backup's checks: the restored store against the live one and the backup's manifest.
 
 Users and recalls are read through the ORM and recall.services.recall on each store in turn
-(`core.backup.sqlite_store.connection_on` points this process's connection at the
+(`recall.engines.sqlite.backup.connection_on` points this process's connection at the
 restored file), so both sides run the same code. Index tables are not compared row for row
 with the manifest: the restore drains the index outbox the backup caught mid-stream, so they
 are checked for being whole.

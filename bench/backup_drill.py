@@ -34,8 +34,8 @@ from bench.locomo_data import conversation_turns
 from bench.pipeline.replay import user_id_for
 from bench.pipeline.replay_llm import conversation_plan
 from core.backup import manifest as manifests
-from core.backup import sqlite_store
 from facts.models import ApiKey, Fact, MemoryUser, Tenant, Turn, TurnState
+from recall.engines.sqlite import backup as sqlite_store
 from recall.models import PendingIndex
 
 PEOPLE = 4  # real users told facts through the API: one erased, one loses a fact, two untouched

@@ -29,6 +29,8 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from core import engine
+
 MARKER = "MEMORY_THROWAWAY_DIR"  # set in the re-run: the temp folder it owns
 ON_POSTGRES = "MEMORY_BENCH_POSTGRES"  # a PostgreSQL server to make the throwaway database on
 DATABASE = "MEMORY_THROWAWAY_DATABASE"  # set in the re-run: the PostgreSQL database it owns
@@ -67,10 +69,7 @@ def in_throwaway() -> bool:
     broker = settings.CELERY_BROKER_URL
     if workdir not in broker and broker != os.environ.get(OWN_BROKER):
         return False
-    name = str(settings.DATABASES["default"]["NAME"])
-    if settings.DATABASE_ENGINE == "postgresql":
-        return bool(os.environ.get(DATABASE)) and name == os.environ[DATABASE]
-    return Path(name).resolve().is_relative_to(Path(workdir).resolve())
+    return engine.current().store_lies_in(Path(workdir), os.environ.get(DATABASE, ""))
 
 
 @contextmanager

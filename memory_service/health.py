@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import connection
 from ninja import Router, Schema
 
+from core import engine
 from core.checks import loaded_sqlite
 from core.redact import mask_text, url_settings
 from core.schemas import errors
@@ -123,14 +124,14 @@ def health(request):
         ready = embedder_health()["ready"]
         return HealthOut(
             status=status,
-            engine=settings.DATABASE_ENGINE,
+            engine=engine.current().name,
             database=_word(db),
             broker=_word(broker),
             embedder="ok" if ready else "error",
         )
     details = {
         "status": status,
-        "engine": settings.DATABASE_ENGINE,
+        "engine": engine.current().name,
         "database": db,
         "sqlite": loaded_sqlite(),
         "broker": broker,

@@ -23,7 +23,7 @@ def backup() -> str:
     name="memory_service.compact_erasures", ignore_result=True, soft_time_limit=6 * 3600, time_limit=6 * 3600 + 60
 )
 def compact_erasures() -> bool | None:
-    from facts import compactor
+    from core import engine
 
-    report = compactor.compact_pass()
+    report = engine.current().compact_pass()
     return None if report is None else report.complete

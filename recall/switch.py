@@ -30,9 +30,8 @@ from collections.abc import Callable
 from django.db import connection, transaction
 from django.utils import timezone
 
-from recall import episode_index, index
+from recall import engines, episode_index, index
 from recall.embeddings import EmbedderError, embedder_for
-from recall.engines import part
 from recall.models import EmbedderSwitch
 from recall.reports import embedder_report_save
 from recall.slots import State, configured_model, other, slot_tables, state
@@ -237,7 +236,7 @@ def _fill(t: Tables, target: Tables, ids: list[int], embedder) -> int:
         log.exception("embedding %d documents for %s failed", len(order), embedder.model_name)
         raise
     computed = {d.fact_id: (d.digest, row) for d, row in zip(order, matrix, strict=True)}
-    engine = part("vec")
+    engine = engines.current().vec
     with transaction.atomic():
         current = _documents(t, list(computed), lock=True)
         rows = [

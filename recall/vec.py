@@ -1,8 +1,7 @@
 """The vector index of the engine in use: recall/engines/<engine>/vec.py.
 
-Every function (upsert, delete, delete_user, count_user, indexed, vectors,
-search, all_ids, total_rows) has the same signature and meaning on each
-engine; vectors go in as float32 blobs (to_blob) and come out as numpy
+Every function has the same signature and meaning on each engine
+(recall/engines/index.py, `VectorIndex`); vectors go in as float32 blobs (to_blob) and come out as numpy
 arrays, and search returns [(id, cosine distance)], nearest first.
 
 Each side has two vector tables, one serving recall (recall/switch.py): given FACTS or
@@ -15,18 +14,18 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from typing import Any
 
 import numpy as np
 
 from recall import slots
-from recall.engines import part
+from recall.engines import current
+from recall.engines.index import VectorRow
 from recall.tables import FACTS, Tables
 
 log = logging.getLogger(__name__)
 
 
-def to_blob(vector) -> bytes:
+def to_blob(vector: np.ndarray | list[float]) -> bytes:
     return np.asarray(vector, dtype=np.float32).tobytes()
 
 
@@ -40,13 +39,13 @@ def _both(t: Tables) -> list[Tables]:
     return [slots.slot_tables(t, slot) for slot in ("a", "b")]
 
 
-def upsert(rows: Iterable[tuple[int, int, str, str, bytes]], t: Tables = FACTS) -> int:
+def upsert(rows: Iterable[VectorRow], t: Tables = FACTS) -> int:
     """Rows of the live model go to the live slot, rows of the model being built to the other;
     a row of any other model (computed before a switch, written after it) is left out, so it
     never replaces the vector of the model recall serves."""
     rows = list(rows)
     if t.slot or not rows:
-        return int(part("vec").upsert(rows, t))
+        return int(current().vec.upsert(rows, t))
     now = slots.state()
     live = [r for r in rows if r[2] == now.live_model]
     building = [r for r in rows if now.building_model and r[2] == now.building_model]
@@ -54,43 +53,41 @@ def upsert(rows: Iterable[tuple[int, int, str, str, bytes]], t: Tables = FACTS) 
         log.info(
             "%d vectors of a model recall no longer serves were not written", len(rows) - len(live) - len(building)
         )
-    written = int(part("vec").upsert(live, now.live_tables(t)))
-    return written + int(part("vec").upsert(building, now.other_tables(t)))
+    written = int(current().vec.upsert(live, now.live_tables(t)))
+    return written + int(current().vec.upsert(building, now.other_tables(t)))
 
 
 def delete(ids: Iterable[int], t: Tables = FACTS) -> int:
     ids = list(ids)
-    return sum(int(part("vec").delete(ids, table)) for table in _both(t))
+    return sum(int(current().vec.delete(ids, table)) for table in _both(t))
 
 
 def delete_user(user_id: int, t: Tables = FACTS) -> int:
-    return sum(int(part("vec").delete_user(user_id, table)) for table in _both(t))
+    return sum(int(current().vec.delete_user(user_id, table)) for table in _both(t))
 
 
 def count_user(user_id: int, t: Tables = FACTS) -> int:
     """Both slots: what delete_user would remove (the erase preview)."""
-    return sum(int(part("vec").count_user(user_id, table)) for table in _both(t))
+    return sum(int(current().vec.count_user(user_id, table)) for table in _both(t))
 
 
 def indexed(ids: Iterable[int], t: Tables = FACTS) -> dict[int, tuple[str, str]]:
-    return part("vec").indexed(ids, _live(t))
+    return current().vec.indexed(ids, _live(t))
 
 
 def vectors(ids: Iterable[int], t: Tables = FACTS) -> dict[int, np.ndarray]:
-    return part("vec").vectors(ids, _live(t))
+    return current().vec.vectors(ids, _live(t))
 
 
-def search(user_id: int, query_vector, limit: int, model: str, t: Tables = FACTS) -> list[tuple[int, float]]:
-    return part("vec").search(user_id, query_vector, limit, model, _live(t))
+def search(
+    user_id: int, query_vector: np.ndarray | list[float], limit: int, model: str, t: Tables = FACTS
+) -> list[tuple[int, float]]:
+    return current().vec.search(user_id, query_vector, limit, model, _live(t))
 
 
 def total_rows(t: Tables = FACTS) -> int:
-    return int(part("vec").total_rows(_live(t)))
+    return int(current().vec.total_rows(_live(t)))
 
 
 def all_ids(t: Tables = FACTS) -> list[int]:
-    return part("vec").all_ids(_live(t))
-
-
-def __getattr__(name: str) -> Any:
-    return getattr(part("vec"), name)
+    return current().vec.all_ids(_live(t))

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from django.conf import settings
 
 from bench.api.workload import CONTEXT_MAX_TOKENS, RECALL_K, ROUTE_NAMES
+from core import engine
 
 FIRST_REQUEST_TARGET = 2.0  # the first recall after a start within 2x the steady p50
 
@@ -40,7 +41,7 @@ def assemble(*, target, options, results: dict, first: dict, load: tuple, extra:
         "url": target.url,
         "web_servers": len(target.all_urls),
         "urls": target.all_urls,
-        "engine": settings.DATABASE_ENGINE,
+        "engine": engine.current().name,
         "git": git_commit(),
         "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "load_average": {"start": [round(x, 2) for x in start], "end": [round(x, 2) for x in end]},

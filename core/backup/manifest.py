@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -28,6 +28,39 @@ _SIGNING_SALT = "memory_service.backup.manifest"
 
 class Damaged(Exception):
     """The backup is incomplete or its files are not what the manifest says."""
+
+
+class Refused(Exception):
+    """The restore cannot go ahead; nothing was changed."""
+
+
+class ProgramFailed(Exception):
+    """A program the backup or restore runs (pg_dump, pg_restore, ...) failed or is missing."""
+
+
+# A step's name, for the commands' progress bars.
+Progress = Callable[[str], None] | None
+
+
+def step(progress: Progress, text: str) -> None:
+    if progress:
+        progress(text)
+
+
+@dataclass(frozen=True)
+class Copy:
+    """What an engine's backup wrote: the copy's file, its rows per table, its migrations."""
+
+    file: Path
+    row_counts: dict[str, int]
+    migrations: dict[str, list[str]]
+
+
+def check_counts(manifest: Manifest, found: dict[str, int]) -> None:
+    wrong = {t: (n, found.get(t)) for t, n in manifest.row_counts.items() if found.get(t) != n}
+    if wrong:
+        sample = ", ".join(f"{t}: {n} expected, {m} found" for t, (n, m) in list(wrong.items())[:3])
+        raise Damaged(f"The restored copy does not hold the rows the manifest lists ({sample}).")
 
 
 @dataclass

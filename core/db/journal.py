@@ -5,7 +5,8 @@ erased and every fact forgotten after that moment, which the right to erasure fo
 (docs/deployment.md, "Backups and restore"). So every user erase, fact or key forget and
 tenant deletion also appends an entry here, in a database of its own that no backup
 copies and no restore replaces (MEMORY_ERASURE_JOURNAL: a SQLite file, by default
-var/erasure-journal.sqlite3, or a postgresql:// URL that every host reaches). `restore`
+var/erasure-journal.sqlite3, or a postgresql:// URL that every host reaches; the SQL that
+differs between the two is each engine's, recall/engines/<engine>/journal.py). `restore`
 re-applies every entry made after its backup was taken (facts/erasure_replay.py).
 
 An entry holds no personal data: the tenant id, the user's primary key and a keyed hash
@@ -36,40 +37,20 @@ import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.utils.crypto import salted_hmac
 
-from core.private_files import private_database
+from core import engine
+from core.engine import JournalDialect
 from core.redact import mask_url
 
 logger = logging.getLogger(__name__)
 
 USER, FACTS, TURNS, TENANT = "user", "facts", "turns", "tenant"
 
-_SCHEMA = {
-    "sqlite": (
-        "CREATE TABLE IF NOT EXISTS erasure_journal (seq INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, "
-        "tenant_id TEXT NOT NULL, user_pk BIGINT, user_key TEXT NOT NULL DEFAULT '', receipt_id BIGINT, "
-        "fact_uuids TEXT NOT NULL DEFAULT '[]', recorded_at TEXT NOT NULL)",
-        "CREATE TABLE IF NOT EXISTS erasure_journal_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    ),
-    "postgresql": (
-        "CREATE TABLE IF NOT EXISTS erasure_journal (seq BIGSERIAL PRIMARY KEY, kind TEXT NOT NULL, "
-        "tenant_id TEXT NOT NULL, user_pk BIGINT, user_key TEXT NOT NULL DEFAULT '', receipt_id BIGINT, "
-        "fact_uuids TEXT NOT NULL DEFAULT '[]', recorded_at TEXT NOT NULL)",
-        "CREATE TABLE IF NOT EXISTS erasure_journal_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    ),
-}
-# Where a journal from before the key moved out kept it (dropped once moved).
-_LEGACY_KEY_TABLE = {
-    "sqlite": "SELECT name FROM sqlite_schema WHERE type = 'table' AND name = 'erasure_journal_key'",
-    "postgresql": "SELECT 1 FROM pg_tables WHERE tablename = 'erasure_journal_key' AND schemaname = current_schema()",
-}
-_WRITE_LOCK = {"sqlite": "BEGIN IMMEDIATE", "postgresql": "SELECT pg_advisory_xact_lock(7330033)"}
 _KEY_SALT = "memory_service.erasure-journal"
 _COLUMNS = "seq, kind, tenant_id, user_pk, user_key, receipt_id, fact_uuids, recorded_at"
 
@@ -95,15 +76,6 @@ def location() -> str:
     return str(settings.MEMORY_ERASURE_JOURNAL)
 
 
-# What MEMORY_ERASURE_JOURNAL may be besides a file path (core/checks.py refuses others).
-POSTGRESQL_SCHEMES = ("postgresql://", "postgres://")
-SQLITE_SCHEME = "sqlite:///"
-
-
-def _engine(where: str) -> str:
-    return "postgresql" if where.startswith(POSTGRESQL_SCHEMES) else "sqlite"
-
-
 class Unreachable(Exception):
     """The journal cannot be opened: a restore must not go ahead without it."""
 
@@ -116,34 +88,22 @@ class KeyMissing(Exception):
 def _connect(where: str | None = None) -> Iterator[tuple[object, str]]:
     """A DB-API connection to the journal (created on first use) and its placeholder."""
     where = where or location()
-    conn, mark = _open(where)
+    dialect = engine.journal_dialect(where)
+    conn, mark = _open(where, dialect)
     try:
         cursor = conn.cursor()  # type: ignore[attr-defined]
-        for statement in _SCHEMA[_engine(where)]:
+        for statement in dialect.schema:
             cursor.execute(statement)
-        _move_legacy_key(conn, mark, _engine(where))
+        _move_legacy_key(conn, mark, dialect)
         yield conn, mark
         conn.commit()  # type: ignore[attr-defined]
     finally:
         conn.close()  # type: ignore[attr-defined]
 
 
-def _open(where: str) -> tuple[object, str]:
+def _open(where: str, dialect: JournalDialect) -> tuple[object, str]:
     try:
-        if _engine(where) == "postgresql":
-            import psycopg
-
-            return psycopg.connect(where, autocommit=False), "%s"
-        import sqlite3  # sqlean, installed as sqlite3 by core.sqlite_driver
-
-        path = Path(where.removeprefix(SQLITE_SCHEME))
-        path.parent.mkdir(parents=True, exist_ok=True)
-        private_database(path)
-        conn = sqlite3.connect(str(path), timeout=30)
-        conn.execute("PRAGMA synchronous=FULL")
-        # What is deleted (a key moved out) is overwritten, not left in free pages.
-        conn.execute("PRAGMA secure_delete=ON")
-        return conn, "?"
+        return dialect.connect(where)
     except Exception as exc:
         raise Unreachable(f"The erasure journal ({mask_url(where)}) cannot be opened: {exc}") from exc
 
@@ -183,16 +143,16 @@ def _meta(cursor, mark: str, name: str) -> str | None:
     return None if row is None else str(row[0])
 
 
-def _move_legacy_key(conn, mark: str, engine: str) -> None:
+def _move_legacy_key(conn, mark: str, dialect: JournalDialect) -> None:
     """A journal written before the key left it: keep its name (identity) and its key, the
     latter only wrapped under this process's key (its entries' hashes need it), then drop it."""
     cursor = conn.cursor()
-    cursor.execute(_LEGACY_KEY_TABLE[engine])
+    cursor.execute(dialect.legacy_key_table)
     if cursor.fetchone() is None:
         return
     # Two processes may find it at once: the second waits, then finds it gone.
-    cursor.execute(_WRITE_LOCK[engine])
-    cursor.execute(_LEGACY_KEY_TABLE[engine])
+    cursor.execute(dialect.write_lock)
+    cursor.execute(dialect.legacy_key_table)
     if cursor.fetchone() is None:
         return
     cursor.execute("SELECT secret FROM erasure_journal_key WHERE id = 1")

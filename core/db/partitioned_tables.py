@@ -34,9 +34,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import migrations
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 
 USER = "user_id"
 # The Django-model tables partitioned by user (facts 0010, profiles 0002), as they stand now:
@@ -105,18 +107,17 @@ def convert(
 
 
 def migration(tables: list[str]) -> migrations.RunPython:
-    """The operation of a migration that partitions `tables` by user on PostgreSQL (with the
-    settings' count at the time it runs) and makes them whole again in reverse; nothing on SQLite."""
+    """The operation of a migration that partitions `tables` by user (with the settings' count
+    at the time it runs) and makes them whole again in reverse; the migration runs it on
+    PostgreSQL only (`OnlyOn("postgresql", ...)`, core/db/only_on.py)."""
 
-    def partition(apps, schema_editor) -> None:
-        if schema_editor.connection.vendor == "postgresql":
-            from django.conf import settings
+    def partition(apps: Any, schema_editor: BaseDatabaseSchemaEditor) -> None:
+        from django.conf import settings
 
-            convert(schema_editor.connection, tables, settings.MEMORY_POSTGRES_PARTITIONS)
+        convert(schema_editor.connection, tables, settings.MEMORY_POSTGRES_PARTITIONS)
 
-    def make_whole(apps, schema_editor) -> None:
-        if schema_editor.connection.vendor == "postgresql":
-            convert(schema_editor.connection, tables, 0)
+    def make_whole(apps: Any, schema_editor: BaseDatabaseSchemaEditor) -> None:
+        convert(schema_editor.connection, tables, 0)
 
     return migrations.RunPython(partition, make_whole)
 

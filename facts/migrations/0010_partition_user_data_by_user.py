@@ -7,6 +7,7 @@ state is the same. On SQLite it does nothing. The reverse makes the tables whole
 from django.db import migrations
 
 from core.db import partitioned_tables
+from core.db.only_on import OnlyOn
 
 # Turns (what was said), facts, their history, entities (names) and edges (relations). Not:
 # facts_factentity (two ids, no user_id), the bookkeeping tables (docs/deployment.md).
@@ -16,4 +17,4 @@ TABLES = ["facts_turn", "facts_fact", "facts_facthistory", "facts_entity", "fact
 class Migration(migrations.Migration):
     dependencies = [("facts", "0009_memory_mode_and_withheld_turns")]
 
-    operations = [partitioned_tables.migration(TABLES)]
+    operations = [OnlyOn("postgresql", partitioned_tables.migration(TABLES))]

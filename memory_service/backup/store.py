@@ -6,11 +6,11 @@ A backup is a folder: the copy (`database.sqlite3` or `database.pgdump`) and
 journal's position). It is written under a hidden name and renamed into place once whole,
 so a folder with that name is always complete. A restore checks the manifest and the copy,
 brings the copy's schema up to this code's, re-applies every erasure journaled after the
-backup (core/db/journal.py), and only then puts it in place: on SQLite by
-renaming the file over the live one, on PostgreSQL by renaming a new database over the live
-one. Everything that can refuse (the manifest's signature, the checksums, the journal) is
-read before the live store is touched, so a restore either finishes with every later
-erasure re-applied or changes nothing.
+backup (core/db/journal.py), and only then puts it in place. How a copy is taken and put in
+place is the engine's (recall/engines/<engine>/backup.py: SQLite renames the file over the
+live one, PostgreSQL renames a new database over the live one). Everything that can refuse
+(the manifest's signature, the checksums, the journal) is read before the live store is
+touched, so a restore either finishes with every later erasure re-applied or changes nothing.
 """
 
 from __future__ import annotations
@@ -22,30 +22,23 @@ import re
 import shutil
 import time
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from django.conf import settings
 from django.core.management import call_command
-from django.db import connection
 from django.db.migrations.loader import MigrationLoader
 
+from core import engine
 from core.backup import manifest as manifests
-from core.backup import postgresql_store, sqlite_store
-from core.backup.manifest import Damaged, Manifest
-from core.db import in_use, journal
-from core.private_files import private_database, private_new_folders
-from facts.scrub import wal_checkpoint
+from core.backup.manifest import Manifest, Progress, Refused, step
+from core.db import journal
+from core.private_files import private_new_folders
 
 logger = logging.getLogger(__name__)
 
 FOLDER_NAME = re.compile(r"^\d{8}T\d{6}Z$")
-
-
-class Refused(Exception):
-    """The restore cannot go ahead; nothing was changed."""
 
 
 @dataclass
@@ -56,11 +49,6 @@ class Restored:
     seconds: float
 
 
-def _step(progress: Callable[[str], None] | None, text: str) -> None:
-    if progress:
-        progress(text)
-
-
 # --- Backup ---------------------------------------------------------------------------
 
 
@@ -68,7 +56,7 @@ def default_folder() -> Path:
     return Path(settings.MEMORY_BACKUP_DIR) / datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
 
 
-def take(folder: Path, progress: Callable[[str], None] | None = None) -> Manifest:
+def take(folder: Path, progress: Progress = None) -> Manifest:
     """Write a whole backup to `folder`, which must not exist yet."""
     if folder.exists():
         raise FileExistsError(f"{folder} already exists; give a new folder (or none, for a dated one).")
@@ -78,7 +66,7 @@ def take(folder: Path, progress: Callable[[str], None] | None = None) -> Manifes
     private_new_folders(partial)
     try:
         manifest = _fill(partial, progress)
-        _step(progress, "manifest")
+        step(progress, "manifest")
         manifest.write(partial)
         os.rename(partial, folder)
     except BaseException:
@@ -87,38 +75,22 @@ def take(folder: Path, progress: Callable[[str], None] | None = None) -> Manifes
     return manifest
 
 
-def _fill(partial: Path, progress) -> Manifest:
+def _fill(partial: Path, progress: Progress) -> Manifest:
     started, taken_at = time.monotonic(), datetime.now(UTC).isoformat()
     # Before the snapshot: an erasure journaled after this number committed after it too.
     seq, journal_id = journal.last_seq(), journal.identity()
-    if settings.DATABASE_ENGINE == "sqlite":
-        target = partial / sqlite_store.FILE
-        _step(progress, "copy (VACUUM INTO)")
-        sqlite_store.copy_to(target)
-        _step(progress, "count rows")
-        counts = sqlite_store.row_counts(target)
-        migrations = sqlite_store.applied_migrations(target)
-    else:
-        target = partial / postgresql_store.FILE
-        _step(progress, "copy (pg_dump)")
-        counts = postgresql_store.dump_to(target)
-        migrations = _applied_migrations_here()
-    _step(progress, "checksum")
-    files = {target.name: manifests.describe_file(target)}
+    copy = engine.current().back_up(partial, progress)
+    step(progress, "checksum")
     return Manifest(
-        engine=settings.DATABASE_ENGINE,
+        engine=engine.current().name,
         taken_at=taken_at,
         journal_seq=seq,
         journal_id=journal_id,
-        migrations=migrations,
-        row_counts=counts,
-        files=files,
+        migrations=copy.migrations,
+        row_counts=copy.row_counts,
+        files={copy.file.name: manifests.describe_file(copy.file)},
         seconds=round(time.monotonic() - started, 3),
     )
-
-
-def _applied_migrations_here() -> dict[str, list[str]]:
-    return manifests.by_app(MigrationLoader(connection, ignore_no_migrations=True).applied_migrations)
 
 
 def prune(keep: int) -> list[Path]:
@@ -136,17 +108,16 @@ def prune(keep: int) -> list[Path]:
 # --- Restore --------------------------------------------------------------------------
 
 
-def restore(folder: Path, progress: Callable[[str], None] | None = None, *, accept_unsigned: bool = False) -> Restored:
+def restore(folder: Path, progress: Progress = None, *, accept_unsigned: bool = False) -> Restored:
     started = time.monotonic()
-    _step(progress, "check the backup")
+    step(progress, "check the backup")
     manifest = manifests.read(folder)
     _refuse_unless_compatible(manifest, accept_unsigned)
-    _step(progress, "read the erasure journal")
+    step(progress, "read the erasure journal")
     entries = _read_journal(manifest)
-    if settings.DATABASE_ENGINE == "sqlite":
-        migrated, replayed = _restore_sqlite(folder, manifest, entries, progress)
-    else:
-        migrated, replayed = _restore_postgresql(folder, manifest, entries, progress)
+    migrated, replayed = engine.current().restore(
+        folder, manifest, lambda: _bring_up_to_date(manifest, entries, progress), progress
+    )
     return Restored(manifest, migrated, replayed, round(time.monotonic() - started, 3))
 
 
@@ -162,9 +133,9 @@ def _refuse_unless_compatible(manifest: Manifest, accept_unsigned: bool) -> None
             "nothing vouches for the journal position it notes. Run restore again with --accept-unsigned to "
             "restore it anyway: every entry of the erasure journal is then re-applied."
         )
-    if manifest.engine != settings.DATABASE_ENGINE:
+    if manifest.engine != engine.current().name:
         raise Refused(
-            f"The backup is of a {manifest.engine} store and this service runs on {settings.DATABASE_ENGINE}; "
+            f"The backup is of a {manifest.engine} store and this service runs on {engine.current().name}; "
             "restore it into a service on the same engine (then `manage.py move_store` moves it across)."
         )
     unknown = manifest.migration_keys - _code_migrations()
@@ -179,24 +150,23 @@ def _is_behind(manifest: Manifest) -> bool:
     return bool(_code_migrations() - manifest.migration_keys)
 
 
-def _bring_up_to_date(manifest: Manifest, entries: list[journal.Entry], progress) -> tuple[bool, Counter]:
+def _bring_up_to_date(manifest: Manifest, entries: list[journal.Entry], progress: Progress) -> tuple[bool, Counter]:
     """On the restored copy (the default connection points at it): migrate, re-apply erasures,
     re-index what they touched."""
-    from facts import compactor
     from facts.erasure_replay import replay
     from recall import indexer
 
     migrated = _is_behind(manifest)
     if migrated:
-        _step(progress, "migrate")
+        step(progress, "migrate")
         call_command("migrate", interactive=False, verbosity=0, skip_checks=True)
-    _step(progress, f"re-apply {len(entries)} erasures")
+    step(progress, f"re-apply {len(entries)} erasures")
     replayed = replay(entries)
     # Facts that shared a turn with a forgotten one are indexed again without its words.
     indexer.drain(budget_seconds=3600.0)
     # PostgreSQL: the re-applied erasures' rows leave the files before the copy serves (nothing
     # reads it yet, so the rewrite blocks no one). SQLite's scrub already ran at each erasure.
-    compactor.compact_pass()
+    engine.current().compact_pass()
     return migrated, replayed
 
 
@@ -222,60 +192,3 @@ def _entries_to_replay(manifest: Manifest) -> list[journal.Entry]:
         "The erasure journal is not the one the backup noted; re-applying every entry since %s.", manifest.taken_at
     )
     return journal.entries_since(manifest.taken_at)
-
-
-def _restore_sqlite(folder: Path, manifest: Manifest, entries: list[journal.Entry], progress) -> tuple[bool, Counter]:
-    live = sqlite_store.live_path()
-    connection.close()
-    with in_use.exclusive(str(live)):
-        work = live.parent / f".{live.name}.restoring-{os.getpid()}"
-        try:
-            _step(progress, "copy and check")
-            private_database(work)
-            shutil.copyfile(folder / sqlite_store.FILE, work)
-            sqlite_store.check_integrity(work)
-            _compare_counts(manifest, sqlite_store.row_counts(work))
-            with sqlite_store.connection_on(work):
-                result = _bring_up_to_date(manifest, entries, progress)
-                wal_checkpoint()
-            _step(progress, "put in place")
-            sqlite_store.put_in_place(work, live)
-        except BaseException:
-            sqlite_store.discard(work)
-            raise
-    return result
-
-
-def _restore_postgresql(
-    folder: Path, manifest: Manifest, entries: list[journal.Entry], progress
-) -> tuple[bool, Counter]:
-    """Load into a new database, check and bring it up to date there, then swap it in by name:
-    until the swap the live database is untouched, and any failure drops the new one."""
-    dump = folder / postgresql_store.FILE
-    postgresql_store.check_dump(dump)
-    _refuse_if_others_connected()
-    with postgresql_store.new_database() as scratch:
-        _step(progress, f"load (pg_restore) into {scratch}")
-        postgresql_store.load(dump, scratch)
-        with postgresql_store.connection_on(scratch):
-            _compare_counts(manifest, postgresql_store.table_counts())
-            result = _bring_up_to_date(manifest, entries, progress)
-        _step(progress, "swap it in")
-        _refuse_if_others_connected()
-        postgresql_store.swap_in(scratch)
-    return result
-
-
-def _refuse_if_others_connected() -> None:
-    if n := postgresql_store.others_connected():
-        raise Refused(
-            f"{n} other connection(s) use this database (the web servers, workers or a manage.py command): "
-            "stop them and run restore again."
-        )
-
-
-def _compare_counts(manifest: Manifest, found: dict[str, int]) -> None:
-    wrong = {t: (n, found.get(t)) for t, n in manifest.row_counts.items() if found.get(t) != n}
-    if wrong:
-        sample = ", ".join(f"{t}: {n} expected, {m} found" for t, (n, m) in list(wrong.items())[:3])
-        raise Damaged(f"The restored copy does not hold the rows the manifest lists ({sample}).")

@@ -6,6 +6,7 @@ profiles_contextlog: counts only, no user. On SQLite it does nothing.
 from django.db import migrations
 
 from core.db import partitioned_tables
+from core.db.only_on import OnlyOn
 
 TABLES = ["profiles_profile"]
 
@@ -13,4 +14,4 @@ TABLES = ["profiles_profile"]
 class Migration(migrations.Migration):
     dependencies = [("profiles", "0001_initial")]
 
-    operations = [partitioned_tables.migration(TABLES)]
+    operations = [OnlyOn("postgresql", partitioned_tables.migration(TABLES))]

@@ -1,37 +1,6 @@
-"""A migration operation that runs on one database engine only.
+"""The recall index's migrations wrap their engine-specific operations in `OnlyOn(vendor, ...)`
+(core/db/only_on.py, where the facts and profiles migrations find it too)."""
 
-The recall index is engine-specific SQL (recall/engines/): FTS5 tables on
-SQLite, term and pgvector tables on PostgreSQL. Each index migration wraps its
-operations in `OnlyOn(vendor, ...)`; on the other engine it records the
-migration as applied and does nothing.
-"""
+from core.db.only_on import OnlyOn
 
-from __future__ import annotations
-
-from django.db.migrations.operations.base import Operation
-
-
-class OnlyOn(Operation):
-    reduces_to_sql = False
-
-    def __init__(self, vendor: str, operation: Operation):
-        self.vendor = vendor
-        self.operation = operation
-
-    @property
-    def reversible(self) -> bool:  # type: ignore[override]
-        return self.operation.reversible
-
-    def state_forwards(self, app_label, state):
-        self.operation.state_forwards(app_label, state)
-
-    def database_forwards(self, app_label, schema_editor, from_state, to_state):
-        if schema_editor.connection.vendor == self.vendor:
-            self.operation.database_forwards(app_label, schema_editor, from_state, to_state)
-
-    def database_backwards(self, app_label, schema_editor, from_state, to_state):
-        if schema_editor.connection.vendor == self.vendor:
-            self.operation.database_backwards(app_label, schema_editor, from_state, to_state)
-
-    def describe(self):
-        return f"On {self.vendor} only: {self.operation.describe()}"
+__all__ = ["OnlyOn"]

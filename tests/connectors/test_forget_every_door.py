@@ -3,7 +3,7 @@ whichever door asked:
 REST (by id and by key), MCP `delete_memory`, mem0's delete and delete-all, and the dashboard's
 forget-key. Each door is driven with its real client against a live server; the files are read
 from a child process (tests/db_files.py), on PostgreSQL the cluster's table and index files after
-the compaction pass that rewrites the tables (facts/compactor.py). One forget in
+the compaction pass that rewrites the tables (recall/engines/postgresql/compactor.py). One forget in
 facts.services serves them all."""
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ def _store(live, user_id: str, text: str, key: str, entity: str) -> str:
 def _files(live) -> dict[str, bytes]:
     if live.env["DATABASE_URL"].startswith("postgres"):
         # A forget leaves the rewrite of the tables to the background pass: run it on the
-        # server's database, as beat would (facts/compactor.py).
-        manage(["shell", "-c", "from facts import compactor; compactor.compact_pass()"], live.env)
+        # server's database, as beat would (recall/engines/postgresql/compactor.py).
+        manage(["shell", "-c", "from core import engine; engine.current().compact_pass()"], live.env)
         return postgres_data_files()
     db = live.tmp / "var" / "memory.sqlite3"
     return {suffix or "db": file_bytes(Path(f"{db}{suffix}")) for suffix in ("", "-wal", "-shm")}

@@ -25,6 +25,8 @@ from core.db import in_use, journal
 from facts import privacy, services
 from facts.models import DeletionReceipt, Fact, FactHistory, MemoryUser, Tenant, Turn
 from recall import indexer, vec
+from recall.engines import ENGINES
+from recall.engines.postgresql import checks as postgresql_checks
 from recall.models import PendingIndex
 from recall.services import recall
 from tests.db_files import file_bytes
@@ -234,10 +236,11 @@ def test_the_journal_holds_no_personal_data(alice):
 
 
 def test_a_journal_file_beside_a_postgresql_store_is_warned_about():
-    [warning] = checks.erasure_journal_warnings("postgresql", "/srv/memory/var/erasure-journal.sqlite3")
+    [warning] = postgresql_checks.journal_warnings("/srv/memory/var/erasure-journal.sqlite3")
     assert warning.id == "memory_service.W001" and "postgresql://" in warning.hint
-    assert checks.erasure_journal_warnings("sqlite", "/srv/memory/var/erasure-journal.sqlite3") == []
-    [error] = checks.erasure_journal_warnings("sqlite", "mysql://u:secret@db/journal")
+    assert "memory_service.W001" not in {m.id for m in ENGINES["sqlite"].startup_checks()}
+    assert checks.erasure_journal_errors("/srv/memory/var/erasure-journal.sqlite3") == []
+    [error] = checks.erasure_journal_errors("mysql://u:secret@db/journal")
     assert error.id == "memory_service.E002" and "secret" not in error.msg
 
 

@@ -15,13 +15,13 @@ import pytest
 from django.core.management import CommandError
 from django.db import connection
 
-from core import checks
 from core.backup import manifest as manifests
 from core.db import journal
 from core.db.postgresql_urls import url_of
 from facts import privacy
 from facts.models import MemoryUser, Tenant
 from memory_service.backup import store
+from recall.engines.postgresql import checks as postgresql_checks
 from tests.db_files import postgres_data_files
 from tests.facts.dashboard_helpers import seed_everything
 from tests.facts.test_backup_restore import (
@@ -90,7 +90,7 @@ def test_the_journal_can_live_in_a_postgresql_database_every_host_reaches(alice,
         [entry] = journal.entries_after(0)
         assert (entry.kind, entry.tenant_id) == (journal.USER, str(alice.tenant.pk))
         assert journal.matches_user(tenant_id=alice.tenant.pk, external_id="victim", key=entry.user_key)
-        assert checks.erasure_journal_warnings("postgresql", settings.MEMORY_ERASURE_JOURNAL) == []
+        assert postgresql_checks.journal_warnings(settings.MEMORY_ERASURE_JOURNAL) == []
         # The key is not in the journal's database: nothing there but the entries and check values.
         with psycopg.connect(settings.MEMORY_ERASURE_JOURNAL) as conn:
             tables = [r[0] for r in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]

@@ -12,10 +12,11 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from facts import compactor, privacy, services
+from facts import privacy, services
 from facts.models import DeletionReceipt, Fact, MemoryUser, Turn
 from recall import indexer
 from recall import services as recall_services
+from recall.engines.postgresql import compactor
 from tests.db_files import postgres_data_files
 from tests.facts.dashboard_helpers import seed_everything
 from tests.partitions import relation_of

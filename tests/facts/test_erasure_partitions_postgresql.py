@@ -1,7 +1,7 @@
 """On PostgreSQL: the recall index tables are hash-partitioned by user, and the compaction pass
 rewrites (and locks) only the partitions an erased user's rows were in, so another user's
 recall does not wait for it (issue 33 item 3; recall/engines/postgresql/ddl.py,
-facts/compactor.py). Before, each table was one relation: the pass rewrote all of
+recall/engines/postgresql/compactor.py). Before, each table was one relation: the pass rewrote all of
 it under ACCESS EXCLUSIVE and every tenant's recall waited for the whole rewrite.
 """
 
@@ -12,10 +12,11 @@ import re
 import pytest
 from django.db import connection
 
-from facts import compactor, services
+from facts import services
 from facts.models import DeletionReceipt, Fact, MemoryUser, PendingCompaction
 from recall import indexer
 from recall import services as recall_services
+from recall.engines.postgresql import compactor
 from tests.facts.dashboard_helpers import memory_user
 from tests.partitions import relation_of
 

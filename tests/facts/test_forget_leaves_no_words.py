@@ -23,9 +23,9 @@ def _files() -> dict[str, bytes]:
     if connection.vendor == "postgresql":
         # A forget leaves the rewrite of the tables to the background pass (docs/deployment.md,
         # "What erased means on PostgreSQL"): run it, as beat would.
-        from facts import compactor
+        from core import engine
 
-        compactor.compact_pass()
+        engine.current().compact_pass()
         return postgres_data_files()
     name = Path(connection.settings_dict["NAME"])
     return {f"{name.name}{suffix}": file_bytes(Path(f"{name}{suffix}")) for suffix in ("", "-wal", "-shm")}

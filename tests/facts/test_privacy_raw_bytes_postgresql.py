@@ -2,7 +2,7 @@
 compaction pass has run, and the erase itself rewrites nothing another tenant waits for.
 
 The erase deletes the rows in one transaction and leaves a PendingCompaction row; the pass
-(facts/compactor.py, run by Celery beat every MEMORY_POSTGRES_COMPACT_SECONDS)
+(recall/engines/postgresql/compactor.py, run by Celery beat every MEMORY_POSTGRES_COMPACT_SECONDS)
 rewrites the user-data tables with VACUUM (FULL), one at a time, each after waiting at most
 MEMORY_POSTGRES_COMPACT_LOCK_WAIT_MS for its lock, and stamps the receipts' bytes_gone_at.
 The files are read after a CHECKPOINT (pages sit in shared buffers until then). The
@@ -17,9 +17,10 @@ import time
 import pytest
 from django.db import connection
 
-from facts import compactor, privacy, services
+from facts import privacy, services
 from facts.models import DeletionReceipt, Fact, MemoryUser, PendingCompaction, Turn
 from recall import indexer
+from recall.engines.postgresql import compactor
 from tests.db_files import postgres_data_files
 from tests.facts.dashboard_helpers import memory_user, seed_everything
 

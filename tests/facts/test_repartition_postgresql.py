@@ -19,12 +19,12 @@ from django.db import connection
 from django.test import override_settings
 
 from core.db import partitioned_tables
-from facts import compactor, privacy, services
+from facts import privacy, services
 from facts.models import Fact, MemoryUser, Turn
 from memory_service.management.commands import repartition
 from recall import indexer
 from recall import services as recall_services
-from recall.engines.postgresql import ddl
+from recall.engines.postgresql import compactor, ddl
 from tests.facts.dashboard_helpers import seed_everything
 from tests.partitions import shape
 

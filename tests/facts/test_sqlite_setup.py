@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from recall.checks import check_sqlite_extensions, extension_errors
+from recall.engines.sqlite.checks import extension_errors, startup_checks
 
 pytestmark = pytest.mark.sqlite_only
 
@@ -50,7 +50,7 @@ def test_every_connection_gets_the_pragmas(db):
 
 
 def test_the_system_checks_pass_with_extensions_loaded(db):
-    assert check_sqlite_extensions() == []
+    assert startup_checks() == []
 
 
 def test_the_system_check_names_a_missing_sqlite_vec():

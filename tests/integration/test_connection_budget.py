@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
-from core.checks import check_connection_budget, connection_budget_warnings
+from recall.engines.postgresql.checks import connection_budget, connection_budget_warnings
 
 
 def test_a_deployment_that_fits_is_not_warned_about():
@@ -26,9 +26,9 @@ def test_the_check_reads_the_servers_max_connections(settings):
     if connection.vendor != "postgresql":
         pytest.skip("SQLite has no connection limit")
     settings.DATABASE_WEB_HOSTS = 1
-    assert check_connection_budget() == []
+    assert connection_budget() == []
     settings.DATABASE_WEB_HOSTS = 1000  # 1000 hosts x 2 processes x 4 threads
-    [warning] = check_connection_budget()
+    [warning] = connection_budget()
     assert warning.id == "memory_service.W003" and "Up to 8004 connections" in warning.msg
     settings.DATABASE_POOLER = "pgbouncer"
-    assert check_connection_budget() == []
+    assert connection_budget() == []

@@ -1,11 +1,11 @@
 """The warnings of `manage.py check` about PostgreSQL's hash partitions by user
-(core/checks.py, W004 and W005), from a store's layout; the same checks on a live
+(recall/engines/postgresql/checks.py, W004 and W005), from a store's layout; the same checks on a live
 store are in tests/facts/test_repartition_postgresql.py."""
 
 from __future__ import annotations
 
-from core.checks import partition_count_warnings, partition_size_warnings
 from core.db.partitioned_tables import Partitioned
+from recall.engines.postgresql.checks import partition_count_warnings, partition_size_warnings
 
 MB = 2**20
 

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 import pytest
 
 from core.backup import manifest as manifests
-from core.backup import sqlite_store
+from recall.engines.sqlite import backup as sqlite_store
 from tests.integration.stack import ROOT, clean_env, manage
 
 pytestmark = [pytest.mark.sqlite_only, pytest.mark.slow]

@@ -316,7 +316,7 @@ def test_forgetting_a_fact_strips_its_text_from_a_queued_delivery(api):
 
 def test_the_erasure_compaction_rewrites_the_outbox_too():
     # PostgreSQL keeps a deleted or stripped payload's bytes in the table's pages until the
-    # compaction pass after an erase rewrites it (facts/compactor.py).
+    # compaction pass after an erase rewrites it (recall/engines/postgresql/compactor.py).
     from facts.scrub import user_data_tables
 
     assert "webhooks_webhookdelivery" in user_data_tables()

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.test.utils import override_settings
 
 from bench import bm25_neighbours, locomo_data
+from core import engine
 
 
 class Command(BaseCommand):
@@ -49,7 +49,7 @@ class Command(BaseCommand):
                 rows = bm25_neighbours.measure(conversations, times, kinds, progress=self.stderr.write)
             except ValueError as exc:
                 raise CommandError(str(exc)) from exc
-        payload = {"engine": settings.DATABASE_ENGINE, "times": times, "max_sessions": max_sessions, "results": rows}
+        payload = {"engine": engine.current().name, "times": times, "max_sessions": max_sessions, "results": rows}
         self.stdout.write(json.dumps(payload, indent=2))
         if json_out:
             Path(json_out).write_text(json.dumps(payload, indent=2))

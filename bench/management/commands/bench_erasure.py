@@ -15,8 +15,9 @@ from django.test.utils import override_settings
 from tqdm import tqdm
 
 from bench import recall_store
+from core import engine
 from core.stats import rounded
-from facts import compactor, services
+from facts import services
 from facts.models import Fact, MemoryUser, Tenant
 from facts.scrub import user_data_tables
 from recall import indexer
@@ -82,9 +83,10 @@ class Command(BaseCommand):
         parser.add_argument("--json", dest="json_out")
 
     def handle(self, *args, size_mb, forgets, per_second, legacy, episodes_per_user, json_out, **_):
-        if connection.vendor != "postgresql":
+        if not engine.current().compacts_in_background:
             raise CommandError(
-                "bench_erasure measures PostgreSQL; point DATABASE_URL at a scratch PostgreSQL database."
+                "bench_erasure measures PostgreSQL's compaction pass; point DATABASE_URL at a scratch PostgreSQL "
+                "database."
             )
         if size_mb < 1 or forgets < 1 or per_second <= 0 or legacy < 0:
             raise CommandError("--size-mb, --forgets and --per-second must be positive, --legacy 0 or more.")
@@ -101,7 +103,7 @@ class Command(BaseCommand):
             report["forget_ms"] = self._stream(victims[legacy:], per_second)
             reader.phase = "compaction_pass"
             started = time.perf_counter()
-            pass_report = compactor.compact_pass()
+            pass_report = engine.current().compact_pass()
             report["pass_seconds"] = round(time.perf_counter() - started, 2)
             reader.phase = "after"
             time.sleep(5)

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from core.backup.postgresql_store import ProgramFailed
+from core.backup.manifest import ProgramFailed
 from memory_service.backup import store
 
 STEPS = 4

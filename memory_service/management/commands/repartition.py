@@ -18,9 +18,10 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError, connection, transaction
 
+from core import engine
 from core.db import partitioned_tables
-from facts.compactor import PASS_LOCK_KEY
 from recall.engines.postgresql import ddl
+from recall.engines.postgresql.compactor import PASS_LOCK_KEY
 
 MB = 2**20
 # Above this many bytes of rows the rebuild keeps requests waiting long enough to ask first.
@@ -52,7 +53,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, partitions: int, yes: bool, lock_wait_seconds: float, **options):
-        if connection.vendor != "postgresql":
+        if not engine.current().partitioned_by_user:
             raise CommandError(
                 "SQLite has no partitions: its tables are whole, and a forget zeroes the freed pages at once "
                 "(secure_delete), so there is no rewrite to bound. repartition is for a PostgreSQL store."

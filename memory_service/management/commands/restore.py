@@ -7,8 +7,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from core.backup.manifest import Damaged
-from core.backup.postgresql_store import ProgramFailed
+from core.backup.manifest import Damaged, ProgramFailed
 from core.db import journal
 from core.db.in_use import StoreInUse
 from memory_service.backup import store

@@ -25,6 +25,7 @@ from typing import Any
 from django.db import connection
 
 from facts.replicas import reader
+from recall.engines import portable
 from recall.query import stem, words
 from recall.tables import FACTS, Tables
 from recall.weights import BODY_WEIGHT, CONTEXT_WEIGHT
@@ -85,13 +86,6 @@ def delete_user(user_id: int, t: Tables = FACTS) -> int:
         cursor.execute(f"DELETE FROM {t.fts} WHERE user_id = %s", [user_id])
         cursor.execute(f"DELETE FROM {t.doc} WHERE user_id = %s", [user_id])
         return cursor.rowcount
-
-
-def count_user(user_id: int, t: Tables = FACTS) -> int:
-    """The user's indexed documents: the erase counts and BM25's N."""
-    with reader().cursor() as cursor:
-        cursor.execute(f"SELECT COUNT(*) FROM {t.doc} WHERE user_id = %s", [user_id])
-        return int(cursor.fetchone()[0])
 
 
 def indexed_hashes(ids: Iterable[int], t: Tables = FACTS) -> dict[int, str]:
@@ -218,13 +212,7 @@ def search_leaving_universal(
     return hits, sorted(term for term, stemmed in stems.items() if stemmed in dropped)
 
 
-def all_ids(t: Tables = FACTS) -> list[int]:
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {t.id} FROM {t.doc} ORDER BY {t.id}")
-        return [row[0] for row in cursor.fetchall()]
-
-
-def total_rows(t: Tables = FACTS) -> int:
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT count(*) FROM {t.doc}")
-        return cursor.fetchone()[0]
+# The same SQL on both engines (recall/engines/portable.py).
+count_user = portable.count_user_documents
+total_rows = portable.total_documents
+all_ids = portable.all_document_ids

@@ -15,6 +15,7 @@ import numpy as np
 from django.db import connection
 
 from facts.replicas import reader
+from recall.engines import portable
 from recall.tables import FACTS, Tables
 
 
@@ -50,18 +51,6 @@ def delete(ids: Iterable[int], t: Tables = FACTS) -> int:
         return cursor.rowcount
 
 
-def delete_user(user_id: int, t: Tables = FACTS) -> int:
-    with connection.cursor() as cursor:
-        cursor.execute(f"DELETE FROM {t.vector} WHERE user_id = %s", [user_id])
-        return cursor.rowcount
-
-
-def count_user(user_id: int, t: Tables = FACTS) -> int:
-    with reader().cursor() as cursor:
-        cursor.execute(f"SELECT COUNT(*) FROM {t.vector} WHERE user_id = %s", [user_id])
-        return int(cursor.fetchone()[0])
-
-
 def indexed(ids: Iterable[int], t: Tables = FACTS) -> dict[int, tuple[str, str]]:
     """id -> (model, text_hash) for the ids that have a vector."""
     ids = [int(i) for i in ids]
@@ -81,7 +70,9 @@ def vectors(ids: Iterable[int], t: Tables = FACTS) -> dict[int, np.ndarray]:
         return {row[0]: np.asarray(json.loads(row[1]), dtype=np.float32) for row in cursor.fetchall()}
 
 
-def search(user_id: int, query_vector, limit: int, model: str, t: Tables = FACTS) -> list[tuple[int, float]]:
+def search(
+    user_id: int, query_vector: np.ndarray | list[float], limit: int, model: str, t: Tables = FACTS
+) -> list[tuple[int, float]]:
     """The user's nearest documents by cosine distance: [(id, distance)]."""
     with reader().cursor() as cursor:
         cursor.execute(
@@ -92,13 +83,8 @@ def search(user_id: int, query_vector, limit: int, model: str, t: Tables = FACTS
         return [(row[0], float(row[1])) for row in cursor.fetchall()]
 
 
-def total_rows(t: Tables = FACTS) -> int:
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT count(*) FROM {t.vector}")
-        return cursor.fetchone()[0]
-
-
-def all_ids(t: Tables = FACTS) -> list[int]:
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {t.id} FROM {t.vector} ORDER BY {t.id}")
-        return [row[0] for row in cursor.fetchall()]
+# The same SQL on both engines (recall/engines/portable.py).
+delete_user = portable.delete_user_vectors
+count_user = portable.count_user_vectors
+total_rows = portable.total_vectors
+all_ids = portable.all_vector_ids

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 from django.db import connection
 
+from recall.engines import portable
 from recall.query import indexed_text, match_expression
 from recall.rules import universal_terms
 from recall.tables import FACTS, Tables
@@ -44,17 +45,17 @@ def insert_new(rows: Iterable[tuple[int, int, str, str, str]], t: Tables = FACTS
     return len(rows)
 
 
-def delete(fact_ids: Iterable[int], t: Tables = FACTS) -> int:
-    ids = [(int(i),) for i in fact_ids]
-    if not ids:
+def delete(ids: Iterable[int], t: Tables = FACTS) -> int:
+    keys = [(int(i),) for i in ids]
+    if not keys:
         return 0
     with connection.cursor() as cursor:
         present = 0
-        for (fid,) in ids:
+        for (fid,) in keys:
             cursor.execute(f"SELECT 1 FROM {t.doc} WHERE {t.id} = %s", [fid])
             present += cursor.fetchone() is not None
-        cursor.executemany(f"DELETE FROM {t.fts} WHERE rowid = %s", ids)
-        cursor.executemany(f"DELETE FROM {t.doc} WHERE {t.id} = %s", ids)
+        cursor.executemany(f"DELETE FROM {t.fts} WHERE rowid = %s", keys)
+        cursor.executemany(f"DELETE FROM {t.doc} WHERE {t.id} = %s", keys)
     return present
 
 
@@ -67,15 +68,8 @@ def delete_user(user_id: int, t: Tables = FACTS) -> int:
     return len(ids)
 
 
-def count_user(user_id: int, t: Tables = FACTS) -> int:
-    """The user's indexed documents: the erase counts and BM25's N."""
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT COUNT(*) FROM {t.doc} WHERE user_id = %s", [user_id])
-        return int(cursor.fetchone()[0])
-
-
-def indexed_hashes(fact_ids: Iterable[int], t: Tables = FACTS) -> dict[int, str]:
-    ids = [int(i) for i in fact_ids]
+def indexed_hashes(ids: Iterable[int], t: Tables = FACTS) -> dict[int, str]:
+    ids = [int(i) for i in ids]
     found: dict[int, str] = {}
     with connection.cursor() as cursor:
         for fid in ids:
@@ -123,13 +117,7 @@ def search_leaving_universal(
     return search(user_id, [term for term in present if term not in dropped], limit, t), sorted(dropped)
 
 
-def all_ids(t: Tables = FACTS) -> list[int]:
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {t.id} FROM {t.doc} ORDER BY {t.id}")
-        return [row[0] for row in cursor.fetchall()]
-
-
-def total_rows(t: Tables = FACTS) -> int:
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT count(*) FROM {t.doc}")
-        return cursor.fetchone()[0]
+# The same SQL on both engines (recall/engines/portable.py).
+count_user = portable.count_user_documents
+total_rows = portable.total_documents
+all_ids = portable.all_document_ids

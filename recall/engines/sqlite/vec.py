@@ -13,6 +13,7 @@ from collections.abc import Iterable
 import numpy as np
 from django.db import connection
 
+from recall.engines import portable
 from recall.tables import FACTS, Tables
 
 
@@ -29,33 +30,21 @@ def upsert(rows: Iterable[tuple[int, int, str, str, bytes]], t: Tables = FACTS) 
     return len(rows)
 
 
-def delete(fact_ids: Iterable[int], t: Tables = FACTS) -> int:
-    ids = [(int(i),) for i in fact_ids]
+def delete(ids: Iterable[int], t: Tables = FACTS) -> int:
+    keys = [(int(i),) for i in ids]
     removed = 0
     with connection.cursor() as cursor:
-        for row in ids:
+        for row in keys:
             cursor.execute(f"DELETE FROM {t.vector} WHERE {t.id} = %s", row)
             removed += cursor.rowcount
     return removed
 
 
-def delete_user(user_id: int, t: Tables = FACTS) -> int:
-    with connection.cursor() as cursor:
-        cursor.execute(f"DELETE FROM {t.vector} WHERE user_id = %s", [user_id])
-        return cursor.rowcount
-
-
-def count_user(user_id: int, t: Tables = FACTS) -> int:
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT COUNT(*) FROM {t.vector} WHERE user_id = %s", [user_id])
-        return int(cursor.fetchone()[0])
-
-
-def indexed(fact_ids: Iterable[int], t: Tables = FACTS) -> dict[int, tuple[str, str]]:
+def indexed(ids: Iterable[int], t: Tables = FACTS) -> dict[int, tuple[str, str]]:
     """fact_id -> (model, text_hash) for the ids that have a vector."""
     found: dict[int, tuple[str, str]] = {}
     with connection.cursor() as cursor:
-        for fid in fact_ids:
+        for fid in ids:
             cursor.execute(f"SELECT model, text_hash FROM {t.vector} WHERE {t.id} = %s", [int(fid)])
             row = cursor.fetchone()
             if row:
@@ -63,10 +52,10 @@ def indexed(fact_ids: Iterable[int], t: Tables = FACTS) -> dict[int, tuple[str, 
     return found
 
 
-def vectors(fact_ids: Iterable[int], t: Tables = FACTS) -> dict[int, np.ndarray]:
+def vectors(ids: Iterable[int], t: Tables = FACTS) -> dict[int, np.ndarray]:
     found: dict[int, np.ndarray] = {}
     with connection.cursor() as cursor:
-        for fid in fact_ids:
+        for fid in ids:
             cursor.execute(f"SELECT embedding FROM {t.vector} WHERE {t.id} = %s", [int(fid)])
             row = cursor.fetchone()
             if row:
@@ -74,7 +63,9 @@ def vectors(fact_ids: Iterable[int], t: Tables = FACTS) -> dict[int, np.ndarray]
     return found
 
 
-def search(user_id: int, query_vector, limit: int, model: str, t: Tables = FACTS) -> list[tuple[int, float]]:
+def search(
+    user_id: int, query_vector: np.ndarray | list[float], limit: int, model: str, t: Tables = FACTS
+) -> list[tuple[int, float]]:
     """The user's nearest facts by cosine distance: [(fact_id, distance)]."""
     with connection.cursor() as cursor:
         cursor.execute(
@@ -85,13 +76,8 @@ def search(user_id: int, query_vector, limit: int, model: str, t: Tables = FACTS
         return [(row[0], row[1]) for row in cursor.fetchall()]
 
 
-def total_rows(t: Tables = FACTS) -> int:
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT count(*) FROM {t.vector}")
-        return cursor.fetchone()[0]
-
-
-def all_ids(t: Tables = FACTS) -> list[int]:
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {t.id} FROM {t.vector} ORDER BY {t.id}")
-        return [row[0] for row in cursor.fetchall()]
+# The same SQL on both engines (recall/engines/portable.py).
+delete_user = portable.delete_user_vectors
+count_user = portable.count_user_vectors
+total_rows = portable.total_vectors
+all_ids = portable.all_vector_ids

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from recall import move, move_vectors
+from recall import engines, move, move_vectors
 
 
 class Command(BaseCommand):
@@ -29,7 +29,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "--to",
             dest="target",
-            help="postgresql://user@host:port/name (empty), without a password; default: MEMORY_MOVE_TO_URL",
+            help="the URL of an empty PostgreSQL database (user@host:port/name), without a password; "
+            "default: MEMORY_MOVE_TO_URL",
         )
         parser.add_argument("--sample", type=int, default=50, help="facts recalled on both sides to verify (50)")
         parser.add_argument("--batch", type=int, default=2000)
@@ -53,7 +54,7 @@ class Command(BaseCommand):
             queries = json.loads(Path(answer_sample).read_text())
             Path(answers).write_text(json.dumps(move.recall_sample(queries)))
             return
-        if settings.DATABASE_ENGINE != "sqlite":
+        if not engines.current().embedded:
             raise CommandError("move_store moves the embedded SQLite store; DATABASE_URL here is not SQLite.")
         try:
             if target:

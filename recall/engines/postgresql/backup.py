@@ -1,4 +1,4 @@
-"""Backups of a PostgreSQL store with pg_dump and pg_restore (MEMORY_PG_DUMP, MEMORY_PG_RESTORE).
+"""PostgreSQL: backups of the store with pg_dump and pg_restore (MEMORY_PG_DUMP, MEMORY_PG_RESTORE).
 
 The row counts of the manifest come from the same snapshot pg_dump copies: a repeatable-read
 transaction exports its snapshot, pg_dump reads through it (--snapshot) while the
@@ -18,27 +18,27 @@ import contextlib
 import logging
 import os
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import psycopg
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
+from django.db.migrations.loader import MigrationLoader
 from psycopg import sql
 
-from core.backup.manifest import Damaged
+from core.backup.manifest import Copy, Damaged, Manifest, ProgramFailed, Progress, Refused, by_app, check_counts, step
 from core.db import pg_tools
 from core.db.postgresql_urls import connect_kwargs
 
 logger = logging.getLogger(__name__)
 
 FILE = "database.pgdump"
+T = TypeVar("T")
+
 # PostgreSQL's longest name (NAMEDATALEN - 1), in bytes.
 _NAME_BYTES = 63
-
-
-class ProgramFailed(Exception):
-    pass
 
 
 def _program_env() -> dict[str, str]:
@@ -209,3 +209,37 @@ def swap_in(database: str) -> None:
         except psycopg.Error:
             # The restore is done; the old contents stay in a database of their own until dropped.
             logger.error("Restored, but could not drop the replaced database %s: drop it by hand.", old, exc_info=True)
+
+
+def back_up(folder: Path, progress: Progress) -> Copy:
+    target = folder / FILE
+    step(progress, "copy (pg_dump)")
+    counts = dump_to(target)
+    applied = MigrationLoader(connection, ignore_no_migrations=True).applied_migrations
+    return Copy(target, counts, by_app(applied))
+
+
+def restore(folder: Path, manifest: Manifest, bring_up_to_date: Callable[[], T], progress: Progress) -> T:
+    """Load into a new database, check and bring it up to date there, then swap it in by name:
+    until the swap the live database is untouched, and any failure drops the new one."""
+    dump = folder / FILE
+    check_dump(dump)
+    _refuse_if_others_connected()
+    with new_database() as scratch:
+        step(progress, f"load (pg_restore) into {scratch}")
+        load(dump, scratch)
+        with connection_on(scratch):
+            check_counts(manifest, table_counts())
+            result = bring_up_to_date()
+        step(progress, "swap it in")
+        _refuse_if_others_connected()
+        swap_in(scratch)
+    return result
+
+
+def _refuse_if_others_connected() -> None:
+    if n := others_connected():
+        raise Refused(
+            f"{n} other connection(s) use this database (the web servers, workers or a manage.py command): "
+            "stop them and run restore again."
+        )

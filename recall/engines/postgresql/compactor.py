@@ -8,7 +8,7 @@ ACCESS EXCLUSIVE lock on the table for as long as it copies it, blocking every t
 reads of it: once per forget, that stalled every request of the service (issue 33).
 
 So a forget or erase only leaves a PendingCompaction row (naming the user) in its own
-transaction (facts/scrub.py), and one pass every MEMORY_POSTGRES_COMPACT_SECONDS
+transaction (facts/scrub.py, recall/engines/postgresql/scrub.py), and one pass every MEMORY_POSTGRES_COMPACT_SECONDS
 (Celery beat, `compact-erasures`) rewrites, once for every erasure committed before the pass
 began, only the erased users' slices of the tables that hold a person's words: the recall
 index tables (recall/engines/postgresql/ddl.py) and the Django-model tables of turns, facts,
@@ -41,12 +41,13 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import OperationalError, connection
 from django.utils import timezone
+
+from core.engine import PassReport
 
 logger = logging.getLogger(__name__)
 
@@ -77,19 +78,6 @@ NOT_REWRITTEN = {
 }
 
 
-@dataclass
-class PassReport:
-    started_at: datetime
-    finished_at: datetime | None = None
-    held_seconds: dict[str, float] = field(default_factory=dict)  # table -> time under ACCESS EXCLUSIVE
-    left_for_next_pass: list[str] = field(default_factory=list)
-    receipts_stamped: int = 0
-
-    @property
-    def complete(self) -> bool:
-        return not self.left_for_next_pass
-
-
 def due() -> bool:
     from facts.models import DeletionReceipt, PendingCompaction
 
@@ -98,8 +86,8 @@ def due() -> bool:
 
 def compact_pass(*, force: bool = False) -> PassReport | None:
     """One pass over the user-data tables, if an erasure is waiting (or `force`).
-    None on SQLite, with MEMORY_POSTGRES_ERASE_VACUUM=off, or while another pass runs."""
-    if connection.vendor != "postgresql" or settings.MEMORY_POSTGRES_ERASE_VACUUM == "off":
+    None with MEMORY_POSTGRES_ERASE_VACUUM=off, or while another pass runs."""
+    if settings.MEMORY_POSTGRES_ERASE_VACUUM == "off":
         return None
     if connection.in_atomic_block:
         raise RuntimeError("A compaction pass runs VACUUM, which cannot run inside a transaction.")

@@ -1,5 +1,6 @@
-"""Backups of the embedded SQLite store: `VACUUM INTO` while the service runs, and a
-restore that swaps a checked, erasure-replayed copy into place.
+"""SQLite: backups of the embedded store, `VACUUM INTO` while the service runs, and a
+restore that swaps a checked, erasure-replayed copy into place (memory_service/backup/store.py
+runs the steps common to both engines).
 
 `VACUUM INTO` reads one snapshot (WAL readers never block the writer), writes a compact
 new file with no free pages (so nothing erased before the backup is in it) and runs on
@@ -10,15 +11,20 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import sqlite3  # sqlean, installed as sqlite3 by core.sqlite_driver
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 from django.db import connection
 
-from core.backup.manifest import Damaged, by_app
+from core.backup.manifest import Copy, Damaged, Manifest, Progress, by_app, check_counts, step
 from core.db import in_use
 from core.private_files import COMPANIONS, private_database
+from recall.engines.sqlite.scrub import wal_checkpoint
+
+T = TypeVar("T")
 
 FILE = "database.sqlite3"
 
@@ -106,3 +112,35 @@ def connection_on(path: Path) -> Iterator[None]:
         # Opening it marked this process as a user of that file (core/db/in_use.py).
         in_use.release(str(path))
         connection.settings_dict["NAME"] = original
+
+
+def back_up(folder: Path, progress: Progress) -> Copy:
+    target = folder / FILE
+    step(progress, "copy (VACUUM INTO)")
+    copy_to(target)
+    step(progress, "count rows")
+    return Copy(target, row_counts(target), applied_migrations(target))
+
+
+def restore(folder: Path, manifest: Manifest, bring_up_to_date: Callable[[], T], progress: Progress) -> T:
+    """Copy the backup beside the live file, check it, bring it up to date on this process's
+    connection, then rename it over the live file (no other process has the file meanwhile)."""
+    live = live_path()
+    connection.close()
+    with in_use.exclusive(str(live)):
+        work = live.parent / f".{live.name}.restoring-{os.getpid()}"
+        try:
+            step(progress, "copy and check")
+            private_database(work)
+            shutil.copyfile(folder / FILE, work)
+            check_integrity(work)
+            check_counts(manifest, row_counts(work))
+            with connection_on(work):
+                result = bring_up_to_date()
+                wal_checkpoint()
+            step(progress, "put in place")
+            put_in_place(work, live)
+        except BaseException:
+            discard(work)
+            raise
+    return result
