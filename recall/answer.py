@@ -7,17 +7,19 @@ recall as is, MCP and mem0 through `shown_source` (docs/api.md)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from core.timestamps import in_utc
 from facts import selectors as fact_selectors
 from facts.guard import shown_identifier
 from facts.models import Fact, Turn
 from facts.provenance import extractor_parts
-from recall.hits import Quote
+from recall.hits import FactHit, Hit, Quote
 from recall.schemas import RecallOut, RecallWithSourcesOut
 from recall.services import RecallResult
 
 
-def episode_out(quote: Quote) -> dict:
+def episode_out(quote: Quote) -> dict[str, Any]:
     """A turn's words as REST shows them: raw, as data, with the injection rule they break."""
     return {
         "turn_id": quote.turn_id,
@@ -29,7 +31,7 @@ def episode_out(quote: Quote) -> dict:
     }
 
 
-def provenance_out(link: fact_selectors.TurnLink | None) -> dict:
+def provenance_out(link: fact_selectors.TurnLink | None) -> dict[str, Any]:
     """Where a hit came from, without words (those are the quote's, under its rules): the turn
     it was said in and what extracted it; every field null when there is no such turn."""
     if link is None:
@@ -53,12 +55,13 @@ def fact_link(fact: Fact) -> fact_selectors.TurnLink | None:
     attach_output_links), else from the turn loaded with it (select_related or prefetched by the
     door); None for a fact no turn stated (stored through an API, or its turn withdrawn)."""
     if hasattr(fact, "source_link"):
-        return fact.source_link
+        link: fact_selectors.TurnLink | None = fact.source_link
+        return link
     turn = fact.source_turn  # no query for a fact without one
     return None if turn is None else turn_link(turn)
 
 
-def shown_source(link: fact_selectors.TurnLink | None) -> dict | None:
+def shown_source(link: fact_selectors.TurnLink | None) -> dict[str, Any] | None:
     """A hit's provenance as the doors whose answers reach a model show it (MCP, mem0): null
     without a turn; the ids as those doors show every stored id (facts.guard.shown_identifier),
     the time in ISO 8601 UTC. No words: a quote stays under its own rules."""
@@ -73,7 +76,7 @@ def shown_source(link: fact_selectors.TurnLink | None) -> dict | None:
     }
 
 
-def _item(hit) -> dict:
+def _item(hit: Hit) -> dict[str, Any]:
     if hit.kind == "episode":
         return {
             "kind": "episode",
@@ -122,5 +125,6 @@ def v1(result: RecallResult) -> RecallOut:
             "provenance": provenance_out(fact_link(hit.fact)),
         }
         for hit in result.items
+        if isinstance(hit, FactHit)  # always: without `sources` recall returns facts only
     ]
     return RecallOut.model_validate({"items": items, "mode": result.mode, "degraded": result.degraded})

@@ -8,7 +8,7 @@ from ninja import Router
 from core.schemas import UserId, errors, rendered
 from facts import replicas
 from facts import services as fact_services
-from facts.auth import require_scope
+from facts.auth import KeyRequest, require_scope
 from facts.services.memory_mode import recall_withheld
 from recall import answer, services
 from recall.schemas import RecallIn, RecallOut, RecallWithSourcesOut
@@ -19,7 +19,7 @@ router = Router(tags=["recall"])
 @router.post(
     "/users/{user_id}/recall", response={200: RecallOut | RecallWithSourcesOut, **errors(400, 401, 403, 404, 422)}
 )
-def recall(request, user_id: UserId, payload: RecallIn):
+def recall(request: KeyRequest, user_id: UserId, payload: RecallIn) -> HttpResponse:
     tenant = require_scope(request, "read")
     user = fact_services.memory_user_get(tenant=tenant, user_id=user_id)
     if reason := recall_withheld(user):  # the person's memory mode is off (docs/api.md)

@@ -14,6 +14,9 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+import numpy as np
+from django.db.models import QuerySet
+
 from facts.models import Fact
 from recall import fts, vec
 from recall.embeddings import get_embedder
@@ -68,13 +71,13 @@ def bm25(docs: Words, terms: list[str], limit: int) -> list[tuple[int, float]]:
     return relative_floor(scored[:limit])
 
 
-def cosine_nearest(query_vector, vectors: dict, limit: int) -> list[tuple[int, float]]:
+def cosine_nearest(query_vector: np.ndarray, vectors: dict[int, np.ndarray], limit: int) -> list[tuple[int, float]]:
     """[(fact id, cosine distance)], nearest first (vectors are unit length)."""
     ranked = sorted(((fid, 1.0 - float(query_vector @ v)) for fid, v in vectors.items()), key=lambda p: p[1])
     return ranked[:limit]
 
 
-def vectors_as_of(facts: list[Fact], docs: dict[int, Document]) -> dict:
+def vectors_as_of(facts: list[Fact], docs: dict[int, Document]) -> dict[int, np.ndarray]:
     """Stored vectors where the fact is still indexed; retired facts are embedded now."""
     stored = vec.vectors([f.pk for f in facts])
     missing = [f for f in facts if f.pk not in stored]
@@ -91,10 +94,10 @@ class Snapshot:
     facts: list[Fact]
     documents: dict[int, Document]
     words: Words
-    _vectors: dict | None = field(default=None, repr=False)
+    _vectors: dict[int, np.ndarray] | None = field(default=None, repr=False)
 
     @classmethod
-    def of(cls, base) -> Snapshot:
+    def of(cls, base: QuerySet[Fact]) -> Snapshot:
         """From a queryset of the facts valid at the time."""
         facts = list(base.prefetch_related("entity_tags__entity"))
         indexed = documents(facts)
@@ -103,11 +106,11 @@ class Snapshot:
     def bm25(self, terms: list[str], limit: int) -> list[tuple[int, float]]:
         return bm25(self.words, terms, limit)
 
-    def vectors(self) -> dict:
+    def vectors(self) -> dict[int, np.ndarray]:
         """Every fact's vector, read (or embedded) once."""
         if self._vectors is None:
             self._vectors = vectors_as_of(self.facts, self.documents)
         return self._vectors
 
-    def nearest(self, query_vector, limit: int) -> list[tuple[int, float]]:
+    def nearest(self, query_vector: np.ndarray, limit: int) -> list[tuple[int, float]]:
         return cosine_nearest(query_vector, self.vectors(), limit)

@@ -16,6 +16,7 @@ episode from its `quote` (recall.hits.Quote), built once for every door.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -46,7 +47,7 @@ def quotable(hit: EpisodeHit) -> bool:
 
 
 def client_search(
-    *, user: MemoryUser, query: str, k: int, mode: str, sources, as_of: datetime | None = None
+    *, user: MemoryUser, query: str, k: int, mode: str, sources: Iterable[str] | None, as_of: datetime | None = None
 ) -> ClientSearch:
     """The facts-only recall (unchanged) and, when `sources` names them, the best `k` episodes.
     One RecallLog row per search, as for one REST recall: the second recall is not logged."""
@@ -57,9 +58,10 @@ def client_search(
         result = recall(user=user, query=query, k=k, mode=mode, as_of=as_of, sources=(source,), log=not logged)
         logged = True
         found.mode, found.degraded = result.mode, found.degraded or result.degraded
+        # A recall of one source returns hits of that kind only; the tests say so to the type checker.
         if source == "facts":
-            found.facts = result.items
+            found.facts = [hit for hit in result.items if isinstance(hit, FactHit)]
         else:
-            found.episodes = [hit for hit in result.items if quotable(hit)]
+            found.episodes = [hit for hit in result.items if isinstance(hit, EpisodeHit) and quotable(hit)]
             found.withheld = len(result.items) - len(found.episodes)
     return found

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from recall import time_relative
 from recall.time_window import DAY_SLACK, FIRST, LAST, Window, shift
@@ -50,7 +51,7 @@ _YEAR = r"((?:19|20)\d\d)"
 _PREP = r"(?:in|during|since|of|on|early|late|mid|last|this|next|by|until|before|after)"
 
 # Longest forms first; a span read by one form is not read again by a shorter one.
-_FORMS: list[tuple[str, re.Pattern]] = [
+_FORMS: list[tuple[str, re.Pattern[str]]] = [
     ("iso", re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")),
     ("day month year", re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MON},?\s+{_YEAR}\b", re.I)),
     ("month day year", re.compile(rf"\b{_MON}\s+{_DAY},?\s+{_YEAR}\b", re.I)),
@@ -133,8 +134,10 @@ def _since(named: Window | None, today: datetime) -> Window | None:
     return None if reach is None else Window(named.label, reach.start, reach.end, named_end=named.end)
 
 
-def _read(kind: str, groups: tuple, text: str, now: datetime) -> Window | None:
-    month = lambda name: _MONTHS[name.lower().rstrip(".")]  # noqa: E731
+def _read(kind: str, groups: tuple[str | Any, ...], text: str, now: datetime) -> Window | None:
+    def month(name: str) -> int:
+        return _MONTHS[name.lower().rstrip(".")]
+
     if kind == "iso":
         year, mon, day = (int(g) for g in groups)
         return _day(year, mon, day, text) if 1 <= mon <= 12 else None

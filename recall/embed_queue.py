@@ -16,7 +16,7 @@ import logging
 import socket
 import time
 
-from celery import shared_task
+from celery import Task, shared_task
 from django.conf import settings
 from django.db import transaction
 
@@ -25,7 +25,7 @@ from facts import replicas
 from facts.models import Fact
 from recall import episode_index, index, vec
 from recall.embeddings import EmbedderError
-from recall.index import Document
+from recall.index import Document, EmbedItem, VectorItem
 from recall.models import PendingIndex
 from recall.reports import embedder_report_save
 from recall.tables import EPISODES, FACTS
@@ -37,10 +37,11 @@ MAX_RETRIES = 6
 
 
 def _backoff(retries: int) -> int:
-    return min(600, 5 * 2**retries)
+    delay: int = 5 * 2**retries  # int ** int is Any to mypy (a negative power is a float)
+    return min(600, delay)
 
 
-def send_to_embed(items: list[dict]) -> None:
+def send_to_embed(items: list[EmbedItem]) -> None:
     """Hand texts to the `embed` queue, a batch per message, tagged with their users."""
     size = max(1, settings.MEMORY_EMBED_BATCH_SIZE)
     for start in range(0, len(items), size):
@@ -49,7 +50,7 @@ def send_to_embed(items: list[dict]) -> None:
 
 
 @shared_task(bind=True, name="recall.embed_facts", max_retries=MAX_RETRIES)
-def embed_facts(self, items: list[dict]) -> int:
+def embed_facts(self: Task[..., int], items: list[EmbedItem]) -> int:
     """Vectors for facts' and episodes' texts; runs on any host, without the database."""
     try:
         computed = index.compute_vectors(items)
@@ -92,7 +93,7 @@ def note_embedder(error: str, at: float, worker: str) -> None:
 
 
 @shared_task(bind=True, name="recall.store_vectors", max_retries=MAX_RETRIES)
-def store_vectors(self, items: list[dict]) -> int:
+def store_vectors(self: Task[..., int], items: list[VectorItem]) -> int:
     try:
         return write_vectors(items)
     except Exception as exc:
@@ -109,7 +110,7 @@ def _documents(kind: str, ids: list[int]) -> dict[int, Document]:
     return episode_index.episode_documents(ids, lock=True)
 
 
-def write_vectors(items: list[dict]) -> int:
+def write_vectors(items: list[VectorItem]) -> int:
     """The embed queue's vectors: written where the document still has the text they were
     computed from (checked in the write transaction), and the outbox cleared for them."""
     if not items:

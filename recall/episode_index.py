@@ -37,11 +37,11 @@ def forget_vectors(turn_ids: list[int]) -> int:
     return vec.delete(turn_ids, EPISODES)
 
 
-def erase_user(user_id: int) -> dict:
+def erase_user(user_id: int) -> dict[str, int]:
     """Inside the erase transaction: drop the user's episode rows (secure-delete overwrites them)."""
     return {"episode_rows": fts.delete_user(user_id, EPISODES), "episode_vectors": vec.delete_user(user_id, EPISODES)}
 
 
-def count_user(user_id: int) -> dict:
+def count_user(user_id: int) -> dict[str, int]:
     """What erase_user would drop, without dropping it (the erase preview)."""
     return {"episode_rows": fts.count_user(user_id, EPISODES), "episode_vectors": vec.count_user(user_id, EPISODES)}

@@ -13,20 +13,28 @@ a fact its source turn's words as a quote, an episode its folded facts
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
-from typing import Any
+from typing import Protocol
 
 from django.conf import settings
 from django.db.models import QuerySet
 
 from facts.models import Fact, MemoryUser, Turn
 from recall import fusion
-from recall.hits import EpisodeHit, FactHit
+from recall.hits import EpisodeHit, FactHit, Hit
 
 SOURCES = ("facts", "episodes")
 
 
-def check_sources(sources) -> tuple[str, ...]:
+class RankedLists(Protocol):
+    """The lexical and vector lists of a search, best first (recall.services._Lists)."""
+
+    lexical: list[tuple[int, float]]  # (id, bm25: lower is better)
+    vector: list[tuple[int, float]]  # (id, cosine distance)
+
+
+def check_sources(sources: Iterable[str] | None) -> tuple[str, ...]:
     from core.errors import Rejected
 
     chosen = tuple(dict.fromkeys(sources or ()))
@@ -59,7 +67,7 @@ def _allowed_turns(turns: QuerySet[Turn], ranked: list[fusion.Candidate], limit:
 
 
 def load_hits(
-    user: MemoryUser, cands: dict[int, fusion.Candidate], lists, as_of: datetime | None, limit: int | None
+    user: MemoryUser, cands: dict[int, fusion.Candidate], lists: RankedLists, as_of: datetime | None, limit: int | None
 ) -> list[EpisodeHit]:
     """The fused episode candidates as hits, best first. The query re-checks ownership and that
     each turn is still an episode (an index row lagging behind the write path never leaks);
@@ -79,14 +87,16 @@ def load_hits(
     return hits
 
 
-def merge(fact_hits: list[FactHit], episode_hits: list[EpisodeHit]) -> list:
+def merge(fact_hits: list[FactHit], episode_hits: list[EpisodeHit]) -> list[Hit]:
     """Both kinds in one ranking by fused score; a fact and its source turn's episode fold into
     whichever of the two ranks higher (when MEMORY_RECALL_EPISODE_MERGE is on)."""
-    ranked: list = sorted([*fact_hits, *episode_hits], key=lambda h: (-h.score, 0 if h.kind == "fact" else 1, -_pk(h)))
+    ranked: list[Hit] = sorted(
+        [*fact_hits, *episode_hits], key=lambda h: (-h.score, 0 if h.kind == "fact" else 1, -_pk(h))
+    )
     if not settings.MEMORY_RECALL_EPISODE_MERGE:
         return ranked
-    kept: list = []
-    by_turn: dict[int, Any] = {}  # turn pk -> the kept item that stands for it
+    kept: list[Hit] = []
+    by_turn: dict[int, Hit] = {}  # turn pk -> the kept item that stands for it
     for hit in ranked:
         turn_pk = hit.fact.source_turn_id if hit.kind == "fact" else hit.turn.pk
         holder = by_turn.get(turn_pk) if turn_pk else None
@@ -99,7 +109,7 @@ def merge(fact_hits: list[FactHit], episode_hits: list[EpisodeHit]) -> list:
     return kept
 
 
-def quote_sources(user: MemoryUser, hits: list, as_of: datetime | None) -> None:
+def quote_sources(user: MemoryUser, hits: list[Hit], as_of: datetime | None) -> None:
     """Give each fact hit that has no source turn folded into it that turn's words, as if the
     turn's episode had been folded in: a fact's sentence says less than what the user said, and a
     caller who asked for episodes receives the words its fact was taken from (while the turn is an
@@ -123,11 +133,11 @@ def _produced(user: MemoryUser, turn_ids: list[int]) -> dict[int, list[Fact]]:
     return produced
 
 
-def _pk(hit) -> int:
+def _pk(hit: Hit) -> int:
     return hit.fact.pk if hit.kind == "fact" else hit.turn.pk
 
 
-def text_length(hit) -> int:
+def text_length(hit: Hit) -> int:
     """The characters an item returns (what a budget counts): a fact with the quote of its folded
     source turn, an episode with the facts folded into it."""
     if hit.kind == "fact":

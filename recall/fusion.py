@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any, TypeVar
+
+from recall.hits import Hit
+
+T = TypeVar("T")
 
 RRF_K = 60
 
@@ -21,7 +26,7 @@ CATEGORY_WEIGHTS = {
 class Candidate:
     fact_id: int
     score: float = 0.0
-    signals: dict = field(default_factory=dict)
+    signals: dict[str, Any] = field(default_factory=dict)
 
 
 def rrf(
@@ -59,7 +64,7 @@ def linear(
     """Linear blend of min-max normalised BM25, cosine similarity and recency (0..1 each)."""
     fused: dict[int, Candidate] = {}
 
-    def _norm(pairs, higher_is_better: bool) -> dict[int, float]:
+    def _norm(pairs: Sequence[tuple[int, float]], higher_is_better: bool) -> dict[int, float]:
         if not pairs:
             return {}
         values = [v if higher_is_better else -v for _, v in pairs]
@@ -94,7 +99,7 @@ def recency_weight(age_seconds: float, half_life_days: float) -> float:
 NEWER_MIN_SPAN = timedelta(days=1)
 
 
-def prefer_newer(hits: Sequence, moments: Sequence[datetime], weight: float) -> None:
+def prefer_newer(hits: Sequence[Hit], moments: Sequence[datetime], weight: float) -> None:
     """Raise each hit's score by up to `weight` (a share of its own score), in proportion to
     where its moment lies between the oldest hit's (no raise) and the newest's (the full
     `weight`; measured over a day at least). Among hits that answer about equally well the newer
@@ -114,7 +119,7 @@ def prefer_newer(hits: Sequence, moments: Sequence[datetime], weight: float) -> 
 LEADERS_AT_MOST = 5
 
 
-def newest_leaders_first(ranked: list, moments: Sequence[datetime], ratio: float) -> list:
+def newest_leaders_first(ranked: list[Hit], moments: Sequence[datetime], ratio: float) -> list[Hit]:
     """The leaders, the hits from the top that score at least the best's share 1/`ratio` (at
     most LEADERS_AT_MOST), ordered by the day they were said (`moments`, of the first hits at
     least), newest first, and by score within a day; the rest keep their order. When a value
@@ -147,7 +152,7 @@ def supplement_scores(floor: float | None, count: int) -> list[float]:
     return [top / (1 + i) for i in range(count)]
 
 
-def pack(items: list, k: int, budget_chars: int | None, length) -> list:
+def pack(items: list[T], k: int, budget_chars: int | None, length: Callable[[T], int]) -> list[T]:
     """Greedy packing in rank order: take what fits under the budget, at most k."""
     if budget_chars is None:
         return items[:k]

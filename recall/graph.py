@@ -5,13 +5,15 @@ before the most recent facts, when the direct hits do not fill k.
 
 from __future__ import annotations
 
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, QuerySet
 
-from facts.models import FactEntity, MemoryUser
+from facts.models import Fact, FactEntity, MemoryUser
 from recall.query import stem, words
 
 
-def neighbours(user: MemoryUser, terms: list[str], seeds: list[int], exclude: set[int], base) -> list[tuple[int, str]]:
+def neighbours(
+    user: MemoryUser, terms: list[str], seeds: list[int], exclude: set[int], base: QuerySet[Fact]
+) -> list[tuple[int, str]]:
     """Facts one hop away: tagged with an entity named in the query or tagged on a top hit."""
     seeded = FactEntity.objects.filter(fact_id__in=seeds)
     if terms:

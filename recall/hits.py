@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
+from typing import Any, Literal
 
 from core.errors import Rejected
 from facts.guard import check_untrusted_text
@@ -74,9 +75,9 @@ class Quote:
 class FactHit:
     fact: Fact
     score: float
-    signals: dict = field(default_factory=dict)
-    kind: str = "fact"
-    folded: list = field(default_factory=list)  # episode hits merged into this one
+    signals: dict[str, Any] = field(default_factory=dict)
+    kind: Literal["fact"] = "fact"
+    folded: list[Hit] = field(default_factory=list)  # episode hits merged into this one
 
     @property
     def quote(self) -> Quote | None:
@@ -92,10 +93,10 @@ class FactHit:
 class EpisodeHit:
     turn: Turn
     score: float
-    signals: dict = field(default_factory=dict)
+    signals: dict[str, Any] = field(default_factory=dict)
     facts: list[Fact] = field(default_factory=list)  # the live facts this turn produced
-    kind: str = "episode"
-    folded: list = field(default_factory=list)  # fact hits merged into this one
+    kind: Literal["episode"] = "episode"
+    folded: list[Hit] = field(default_factory=list)  # fact hits merged into this one
 
     @property
     def text(self) -> str:
@@ -109,3 +110,7 @@ class EpisodeHit:
     def folded_facts(self) -> list[Fact]:
         """The facts of this turn that ranked below it and were folded into it: returned with it."""
         return [h.fact for h in self.folded if h.kind == "fact"]
+
+
+# A recall hit of either kind; `kind` tells them apart.
+Hit = FactHit | EpisodeHit

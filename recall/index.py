@@ -12,15 +12,19 @@ from __future__ import annotations
 import base64
 import hashlib
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 import numpy as np
 from django.conf import settings
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 
 from facts.models import Fact, Turn
 from recall import fts, vec
-from recall.embeddings import embedder_for
+from recall.embeddings import Embedder, embedder_for
 from recall.slots import configured_model
+
+if TYPE_CHECKING:  # django-stubs-ext is a lint tool (requirements-dev.txt)
+    from django_stubs_ext import WithAnnotations
 
 
 @dataclass(frozen=True)
@@ -76,7 +80,13 @@ def document_of_text(pk: int, user_id: int, text: str, context: str, body: str |
     return Document(pk, user_id, text if body is None else body, context, embed_text)
 
 
-def with_answered(turns):
+class Answered(TypedDict):
+    """What with_answered adds to each turn."""
+
+    answered: str | None
+
+
+def with_answered(turns: QuerySet[Turn]) -> QuerySet[WithAnnotations[Turn, Answered]]:
     """Each turn annotated with `answered`: the assistant message of the turn before it in its session."""
     before = (
         Turn.objects.filter(user_id=OuterRef("user_id"), session_id=OuterRef("session_id"))
@@ -140,14 +150,31 @@ def decode_vector(data: str) -> np.ndarray:
     return np.frombuffer(base64.b64decode(data), dtype=np.float32)
 
 
-def compute_vectors(items: list[dict], embedder=None) -> list[dict]:
+class EmbedItem(TypedDict):
+    """A text the `embed` queue computes a vector for, as its Celery message carries it (JSON)."""
+
+    kind: NotRequired[str]  # PendingIndex.Kind; a fact when absent
+    fact_id: int  # the fact's or the turn's pk
+    user_id: int
+    digest: str
+    text: str
+
+
+class VectorItem(EmbedItem):
+    """An EmbedItem with its vector, on its way back to the `db` queue (store_vectors)."""
+
+    model: str
+    vector: str  # float32, base64 (encode_vector)
+
+
+def compute_vectors(items: list[EmbedItem], embedder: Embedder | None = None) -> list[VectorItem]:
     """Embed [{fact_id, user_id, digest, text}] -> the same with `vector` (base64) and `model`.
 
     Needs no database: runs on the `embed` queue, on any machine, with the model its settings
     name (after a live switch, set the new model there too: docs/deployment.md).
     """
     embedder = embedder or embedder_for(configured_model())
-    out: list[dict] = []
+    out: list[VectorItem] = []
     batch = max(1, settings.MEMORY_EMBED_BATCH_SIZE)
     for start in range(0, len(items), batch):
         chunk = items[start : start + batch]
@@ -168,11 +195,11 @@ def forget(fact_ids: list[int]) -> None:
     vec.delete(fact_ids)
 
 
-def erase_user(user_id: int) -> dict:
+def erase_user(user_id: int) -> dict[str, int]:
     """Inside the erase transaction: drop the user's FTS and vector rows."""
     return {"fts_rows": fts.delete_user(user_id), "vectors": vec.delete_user(user_id)}
 
 
-def count_user(user_id: int) -> dict:
+def count_user(user_id: int) -> dict[str, int]:
     """What erase_user would drop, without dropping it (the erase preview)."""
     return {"fts_rows": fts.count_user(user_id), "vectors": vec.count_user(user_id)}

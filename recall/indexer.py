@@ -29,6 +29,7 @@ import logging
 import socket
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -43,8 +44,8 @@ from facts import replicas
 from facts.models import Fact
 from recall import episode_index, fts, index, slots, turn_keys, vec
 from recall.embed_queue import send_to_embed
-from recall.embeddings import EmbedderError, get_embedder
-from recall.index import Document
+from recall.embeddings import Embedder, EmbedderError, get_embedder
+from recall.index import Document, EmbedItem
 from recall.models import PendingIndex
 from recall.reports import embedder_report_save
 from recall.tables import EPISODES, FACTS, Tables
@@ -64,7 +65,7 @@ class Batch:
     removed: int = 0  # items no longer indexable, their rows dropped
     left: int = 0  # items left in the outbox (text changed meanwhile, embedder failed, sent away)
     embed_error: str = ""  # why vectors were not computed here
-    to_embed: list[dict] = field(default_factory=list)  # for the embed queue, when not embedded here
+    to_embed: list[EmbedItem] = field(default_factory=list)  # for the embed queue, when not embedded here
 
 
 # --- marking, inside the change's transaction -----------------------------------------------
@@ -72,7 +73,7 @@ class Batch:
 _marked = threading.local()
 
 
-def mark(*, user_id: int, fact_ids=(), turn_ids=()) -> None:
+def mark(*, user_id: int, fact_ids: Iterable[int] = (), turn_ids: Iterable[int] = ()) -> None:
     """Record these items in the outbox (in the caller's transaction) and index them after commit.
     With MEMORY_RECALL_TURN_KEYS=words+facts a fact's source turn is marked with it: the turn's
     entry holds the fact's words (recall.turn_keys)."""
@@ -156,7 +157,7 @@ def _needing_vectors(docs: dict[str, dict[int, Document]], model: str) -> list[t
     return need
 
 
-def _embed(need: list[tuple[str, Document]], embedder) -> dict[tuple[str, int], tuple[str, bytes]]:
+def _embed(need: list[tuple[str, Document]], embedder: Embedder) -> dict[tuple[str, int], tuple[str, bytes]]:
     """(kind, id) -> (digest, float32 blob) for each document, computed here in batches."""
     out: dict[tuple[str, int], tuple[str, bytes]] = {}
     size = max(1, settings.MEMORY_EMBED_BATCH_SIZE)
@@ -168,7 +169,9 @@ def _embed(need: list[tuple[str, Document]], embedder) -> dict[tuple[str, int], 
     return out
 
 
-def index_items(fact_ids, turn_ids, *, vectors: str = "auto", embedder=None) -> Batch:
+def index_items(
+    fact_ids: Iterable[int], turn_ids: Iterable[int], *, vectors: str = "auto", embedder: Embedder | None = None
+) -> Batch:
     """Index these facts and episodes now (module docstring: read and embed, then one write).
 
     vectors: "here" computes missing vectors in this process, "queue" sends them to the
@@ -201,7 +204,14 @@ def index_items(fact_ids, turn_ids, *, vectors: str = "auto", embedder=None) -> 
     return batch
 
 
-def _write(docs, fact_ids, turn_ids, vectors, model, mode: str) -> Batch:
+def _write(
+    docs: dict[str, dict[int, Document]],
+    fact_ids: list[int],
+    turn_ids: list[int],
+    vectors: dict[tuple[str, int], tuple[str, bytes]],
+    model: str,
+    mode: str,
+) -> Batch:
     """Inside the write transaction: rows in line with `docs`, read in this transaction."""
     batch = Batch()
     if model and model != slots.state().live_model:
@@ -210,7 +220,7 @@ def _write(docs, fact_ids, turn_ids, vectors, model, mode: str) -> Batch:
         vectors, model = {}, slots.state().live_model
     done: dict[str, list[int]] = {Kind.FACT: [], Kind.EPISODE: []}
     sent: dict[str, list[int]] = {Kind.FACT: [], Kind.EPISODE: []}
-    asked = {Kind.FACT: fact_ids, Kind.EPISODE: turn_ids}
+    asked: dict[str, list[int]] = {Kind.FACT: fact_ids, Kind.EPISODE: turn_ids}
     for kind, by_id in docs.items():
         tables = _TABLES[kind]
         replicas.note_write({d.user_id for d in by_id.values()})
@@ -245,7 +255,7 @@ def _write(docs, fact_ids, turn_ids, vectors, model, mode: str) -> Batch:
     return batch
 
 
-def _embed_item(kind: str, doc: Document) -> dict:
+def _embed_item(kind: str, doc: Document) -> EmbedItem:
     return {"kind": kind, "fact_id": doc.fact_id, "user_id": doc.user_id, "digest": doc.digest, "text": doc.embed_text}
 
 
@@ -255,11 +265,11 @@ def _embed_item(kind: str, doc: Document) -> dict:
 # The outbox's own message, defined here (recall.tasks names it for Celery's discovery) so that
 # the indexer asks for a drain without importing the module of tasks that run it.
 @shared_task(name="recall.drain_index", ignore_result=True)
-def drain_index() -> dict:
+def drain_index() -> dict[str, int]:
     return drain()
 
 
-def drain(*, batch_size: int | None = None, budget_seconds: float = 30.0) -> dict:
+def drain(*, batch_size: int | None = None, budget_seconds: float = 30.0) -> dict[str, int]:
     """Index what the outbox holds, oldest first, a batch per write transaction, until it is
     empty (or holds only items sent to the embed queue) or `budget_seconds` have passed."""
     size = batch_size or settings.MEMORY_INDEX_BATCH

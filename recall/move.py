@@ -27,6 +27,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypedDict
 
 from django.apps import apps
 from django.conf import settings
@@ -60,7 +61,7 @@ class Verification:
         return all(a == b for label, (a, b) in self.counts.items() if label not in REBUILT)
 
 
-def target_settings(url: str) -> dict:
+def target_settings(url: str) -> dict[str, Any]:
     config = database_config(url)
     if config["ENGINE"] != "django.db.backends.postgresql":
         raise MoveRefused(f"--to must be a postgresql:// URL, not {url.split(':', 1)[0]}://.")
@@ -174,7 +175,15 @@ def row_counts(alias: str) -> dict[str, int]:
     return {m._meta.label: m._base_manager.using(alias).count() for m in copied_models()}
 
 
-def sample_queries(size: int, seed: int = 7) -> list[dict]:
+class SampleQuery(TypedDict):
+    """A live fact recalled by its own text, on the source store and then on the target."""
+
+    user_pk: int
+    query: str
+    fact: str  # the fact's uuid
+
+
+def sample_queries(size: int, seed: int = 7) -> list[SampleQuery]:
     """Live facts to recall by their own text: (tenant, user, query, the fact's id)."""
     from facts.models import Fact
 
@@ -184,7 +193,7 @@ def sample_queries(size: int, seed: int = 7) -> list[dict]:
     return [{"user_pk": f.user_id, "query": f.text[:SAMPLE_QUERY_CHARS], "fact": str(f.uuid)} for f in facts.iterator()]
 
 
-def recall_sample(queries: list[dict]) -> list[list[str]]:
+def recall_sample(queries: list[SampleQuery]) -> list[list[str]]:
     """Top 10 fact ids per query on this process's database (facts only, hybrid)."""
     from facts.models import MemoryUser
     from recall.services import recall
@@ -197,7 +206,7 @@ def recall_sample(queries: list[dict]) -> list[list[str]]:
     return answers
 
 
-def verify(url: str, queries: list[dict], workdir: Path) -> Verification:
+def verify(url: str, queries: list[SampleQuery], workdir: Path) -> Verification:
     result = Verification()
     source, target = row_counts("default"), row_counts(TARGET)
     result.counts = {label: (source[label], target.get(label, -1)) for label in source}

@@ -18,9 +18,13 @@ import tempfile
 import warnings
 from importlib import metadata
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 from django.conf import settings
+
+if TYPE_CHECKING:  # the exporter's packages; the web workers never import torch
+    import torch
 
 logger = logging.getLogger(__name__)
 
@@ -84,7 +88,7 @@ def export(target: Path | None = None) -> Path:
     return target
 
 
-def _last_hidden_state_module(transformer):
+def _last_hidden_state_module(transformer: torch.nn.Module) -> torch.nn.Module:
     """The Hugging Face model as a module of three tensors in, one tensor out."""
     import torch
 
@@ -93,9 +97,12 @@ def _last_hidden_state_module(transformer):
             super().__init__()
             self.transformer = transformer
 
-        def forward(self, input_ids, attention_mask, token_type_ids):
+        def forward(
+            self, input_ids: torch.Tensor, attention_mask: torch.Tensor, token_type_ids: torch.Tensor
+        ) -> torch.Tensor:
             out = self.transformer(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids)
-            return out.last_hidden_state
+            hidden: torch.Tensor = out.last_hidden_state
+            return hidden
 
     return LastHiddenState()
 
@@ -137,7 +144,8 @@ class OnnxMiniLM:
         }
         hidden = self._session.run(None, feed)[0]
         mask = feed["attention_mask"][..., None].astype(np.float32)
-        return (hidden * mask).sum(axis=1) / np.maximum(mask.sum(axis=1), 1e-9)
+        pooled: np.ndarray = (hidden * mask).sum(axis=1) / np.maximum(mask.sum(axis=1), 1e-9)
+        return pooled
 
 
 def load(threads: int) -> OnnxMiniLM:

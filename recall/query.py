@@ -97,4 +97,5 @@ _stemmer = snowballstemmer.stemmer("porter")
 @lru_cache(maxsize=50_000)
 def stem(word: str) -> str:
     """Porter stem, for scoring outside FTS5 (point-in-time recall)."""
-    return _stemmer.stemWord(word)
+    stemmed: str = _stemmer.stemWord(word)  # snowballstemmer ships no types
+    return stemmed

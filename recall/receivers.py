@@ -7,20 +7,25 @@ facts and withdrawn episodes are gone when it commits (docs/design.md §3, §8).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from django.dispatch import receiver
 
-from facts.models import Fact
+from facts.models import Fact, MemoryUser
 from facts.signals import episodes_withdrawn, facts_forgetting, index_dirty, user_erasing
 from recall import episode_index, index, indexer
 
 
 @receiver(index_dirty, dispatch_uid="recall.mark_for_index")
-def mark_for_index(sender, user_id=None, fact_ids=(), turn_ids=(), **kwargs) -> None:
+def mark_for_index(
+    sender: object, user_id: int, fact_ids: Iterable[int] = (), turn_ids: Iterable[int] = (), **kwargs: Any
+) -> None:
     indexer.mark(user_id=user_id, fact_ids=fact_ids, turn_ids=turn_ids)
 
 
 @receiver(facts_forgetting, dispatch_uid="recall.drop_forgotten_facts")
-def drop_forgotten_facts(sender, user=None, fact_uuids=(), **kwargs) -> None:
+def drop_forgotten_facts(sender: object, user: MemoryUser, fact_uuids: Iterable[str] = (), **kwargs: Any) -> None:
     """The forgotten facts' rows go now. So do the rows of the other facts stated in the
     same turns, which were indexed with the whole message (recall/index.py `stated_in`);
     the write path marks those again (facts/services/lifecycle.py), and after commit they
@@ -35,12 +40,12 @@ def drop_forgotten_facts(sender, user=None, fact_uuids=(), **kwargs) -> None:
 
 
 @receiver(episodes_withdrawn, dispatch_uid="recall.drop_withdrawn_episodes")
-def drop_withdrawn_episodes(sender, turn_ids=(), **kwargs) -> None:
+def drop_withdrawn_episodes(sender: object, turn_ids: Iterable[int] = (), **kwargs: Any) -> None:
     indexer.remove_episodes(list(turn_ids))
 
 
 @receiver(user_erasing, dispatch_uid="recall.erase_user_index")
-def erase_user_index(sender, user=None, count_only: bool = False, **kwargs) -> dict:
+def erase_user_index(sender: object, user: MemoryUser, count_only: bool = False, **kwargs: Any) -> dict[str, int]:
     if count_only:
         return {**index.count_user(user.pk), **episode_index.count_user(user.pk)}
     # With FTS5 secure-delete and PRAGMA secure_delete the user's tokens and vectors are

@@ -8,6 +8,8 @@ successes and failures through the db queue (recall.tasks.note_embedder);
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import Q
 
 from recall.embeddings import embedder_state
@@ -28,7 +30,7 @@ def embedder_report_save(*, error: str, at: float, worker: str) -> None:
         rows.filter(Q(last_ok_at__isnull=True) | Q(last_ok_at__lt=at)).update(last_ok_at=at)
 
 
-def embedder_health() -> dict:
+def embedder_health() -> dict[str, Any]:
     """embedder_state() of this process, with the workers' newest error and success folded in."""
     state = embedder_state()
     report = EmbedderReport.objects.filter(pk=REPORT_PK).first()

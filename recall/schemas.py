@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from ninja import Field, Schema
 
@@ -46,7 +46,7 @@ class HitProvenanceOut(Schema):
 class RecallHitOut(Schema):
     fact: FactOut
     score: float
-    signals: dict
+    signals: dict[str, Any]
     provenance: HitProvenanceOut | None = Field(
         None, description="Where the fact came from: its source turn's ids and time and the extractor (docs/api.md)"
     )
@@ -57,7 +57,7 @@ class RecallItemOut(Schema):
     fact: FactOut | None = None
     episode: EpisodeOut | None = None
     score: float
-    signals: dict
+    signals: dict[str, Any]
     quote: EpisodeOut | None = Field(
         None,
         description="A fact item: the words of the turn it came from, when that turn's episode was folded "

@@ -19,8 +19,10 @@ episodes take the same steps up to the time list (_episodes_side).
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.db.models import QuerySet
@@ -34,7 +36,7 @@ from recall.as_of import Snapshot
 from recall.dates import Window
 from recall.dates import windows as query_windows
 from recall.embeddings import EmbedderError, embed_query, embedder_for
-from recall.hits import EpisodeHit, FactHit
+from recall.hits import EpisodeHit, FactHit, Hit
 from recall.query import MAX_QUERY_CHARS, content_words
 from recall.sides import LexicalSide, VectorSide
 from recall.tables import EPISODES, FACTS, Tables
@@ -45,10 +47,10 @@ MAX_K = 200
 
 @dataclass
 class RecallResult:
-    items: list  # FactHit, and EpisodeHit when episodes were asked for (recall.hits)
+    items: list[Hit]  # FactHit, and EpisodeHit when episodes were asked for (recall.hits)
     mode: str
     degraded: bool = False
-    stats: dict = field(default_factory=dict)
+    stats: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -65,7 +67,7 @@ class _Plan:
     depth: int  # the length of each ranked list
     scan: int  # how deep each side is read (deeper for full-information fusion)
     full_fusion: bool
-    base: QuerySet  # the facts recall may return: live, or valid at as_of
+    base: QuerySet[Fact]  # the facts recall may return: live, or valid at as_of
     snapshot: Snapshot | None  # those facts in memory, for as_of
     sources: tuple[str, ...] = ("facts",)
 
@@ -79,7 +81,7 @@ class _Lists:
     vector: list[tuple[int, float]] = field(default_factory=list)  # (fact id, cosine distance)
     dropped: list[str] = field(default_factory=list)  # universal terms left out
     degraded: bool = False
-    stats: dict = field(default_factory=dict)
+    stats: dict[str, Any] = field(default_factory=dict)
 
 
 def _plan(
@@ -89,7 +91,7 @@ def _plan(
     mode: str,
     budget_chars: int | None,
     as_of: datetime | None,
-    sources=("facts",),
+    sources: Iterable[str] = ("facts",),
 ) -> _Plan:
     """Check the request (Rejected names the bad field) and fix what the steps read."""
     sources = episodes.check_sources(sources)
@@ -239,11 +241,11 @@ def _load_facts(plan: _Plan, ids: list[int]) -> dict[int, Fact]:
     return facts
 
 
-def _supplement_picks(plan: _Plan, hits: list[FactHit]) -> list[tuple[int, dict]]:
+def _supplement_picks(plan: _Plan, hits: list[FactHit]) -> list[tuple[int, dict[str, Any]]]:
     """(fact id, signals) of the back-fill, in order: graph neighbours first, then the most
     recent facts, until k is reached."""
     taken = {h.fact.pk for h in hits}
-    picks: list[tuple[int, dict]] = []
+    picks: list[tuple[int, dict[str, Any]]] = []
     if plan.terms or hits:
         seeds = [h.fact.pk for h in hits[:5]]
         for fid, entity in graph.neighbours(plan.user, plan.terms, seeds, taken, plan.base):
@@ -292,7 +294,7 @@ def _log(plan: _Plan, result: RecallResult, lists: _Lists) -> None:
     )
 
 
-def _facts_side(plan: _Plan, windows: list[Window]) -> tuple[_Lists, list]:
+def _facts_side(plan: _Plan, windows: list[Window]) -> tuple[_Lists, list[FactHit]]:
     """The fact hits (fused, time list, category weights)."""
     if "facts" not in plan.sources:
         return _Lists(mode=plan.mode), []
@@ -327,7 +329,7 @@ def _prefer_newer(plan: _Plan, fact_hits: list[FactHit], episode_hits: list[Epis
     fact_hits.sort(key=lambda h: (-h.score, -h.fact.pk))
 
 
-def _newest_leaders_first(plan: _Plan, ranked: list) -> list:
+def _newest_leaders_first(plan: _Plan, ranked: list[Hit]) -> list[Hit]:
     """Hybrid mode: of the hits that answer about as well as the best, the latest said goes first."""
     if plan.mode != "hybrid":
         return ranked
@@ -352,7 +354,7 @@ def recall(
     budget_chars: int | None = None,
     as_of: datetime | None = None,
     log: bool = True,
-    sources=("facts",),
+    sources: Iterable[str] = ("facts",),
 ) -> RecallResult:
     """Hybrid recall over the user's facts, and over their episodes when `sources` names them:
     one ranked list. REST `/recall` and the context block call this; the MCP and mem0
@@ -365,12 +367,12 @@ def recall(
     _prefer_newer(plan, hits, episode_hits)
     if through_turns.active(plan.sources):
         through_turns.fold_turn_facts(plan.user, plan.base, episode_hits)
-    ranked = episodes.merge(hits, episode_hits) if episode_lists is not None else hits
+    ranked: list[Hit] = episodes.merge(hits, episode_hits) if episode_lists is not None else list(hits)
     ranked = _newest_leaders_first(plan, ranked)
     if "facts" in plan.sources:
         # Facts folded into an episode are taken too: back-fill must not bring them back.
         taken = [h for h in ranked if isinstance(h, FactHit)] + [
-            f for h in ranked for f in h.folded if f.kind == "fact"
+            f for h in ranked for f in h.folded if isinstance(f, FactHit)
         ]
         ranked += _supplements(plan, taken)[: max(0, plan.k - len(ranked))]
     if episode_lists is not None and settings.MEMORY_RECALL_EPISODE_MERGE and settings.MEMORY_RECALL_QUOTE_SOURCES:

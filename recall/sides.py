@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
 from django.conf import settings
 
 from recall import fts, slots, vec
@@ -80,7 +81,12 @@ class VectorSide(_Side):
     """Cosine distances to the query over the user's stored vectors, or a snapshot's."""
 
     def __init__(
-        self, user_id: int, query_vector, snapshot: Snapshot | None, tables: Tables = FACTS, live=None
+        self,
+        user_id: int,
+        query_vector: np.ndarray,
+        snapshot: Snapshot | None,
+        tables: Tables = FACTS,
+        live: slots.State | None = None,
     ) -> None:
         """`live` is the switch state the query was embedded under (recall/slots.py): the
         slot and model read here are that state's, so a switch between the query's embedding

@@ -78,7 +78,7 @@ def pinned() -> Iterator[State]:
 
 def state() -> State:
     """What recall serves now (one primary-key read; no row: slot "a", the settings' model)."""
-    held = getattr(_pinned, "state", None)
+    held: State | None = getattr(_pinned, "state", None)
     if held is not None:
         return held
     row = EmbedderSwitch.objects.filter(pk=1).values_list("live_slot", "live_model", "building_model", "kept_model")

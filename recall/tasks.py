@@ -15,6 +15,8 @@ discovers the app's tasks: this module stands on the indexer, never under it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery import shared_task
 
 from recall import indexer
@@ -34,12 +36,12 @@ __all__ = [
 
 
 @shared_task(name="recall.sync_facts", ignore_result=True)
-def sync_facts(fact_ids: list[int]) -> dict:
+def sync_facts(fact_ids: list[int]) -> dict[str, Any]:
     """Messages queued by a release before the outbox (upgrades): index those facts now."""
     return vars(indexer.index_items(fact_ids, []))
 
 
 @shared_task(name="recall.sync_episodes", ignore_result=True)
-def sync_episodes(turn_ids: list[int]) -> dict:
+def sync_episodes(turn_ids: list[int]) -> dict[str, Any]:
     """Messages queued by a release before the outbox (upgrades): index those episodes now."""
     return vars(indexer.index_items([], turn_ids))

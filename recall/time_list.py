@@ -7,10 +7,12 @@ turn's occurred_at. `fields` names those columns in that order of preference.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 
 from django.db.models import Q, QuerySet
 
+from facts.models import Fact, Turn
 from recall import fusion
 from recall.dates import Window
 
@@ -18,7 +20,7 @@ FACT_MOMENT = ("event_time", "valid_from")
 EPISODE_MOMENT = ("occurred_at",)
 
 
-def _moment(times) -> datetime | None:
+def _moment(times: Iterable[datetime | None]) -> datetime | None:
     return next((t for t in times if t is not None), None)
 
 
@@ -42,7 +44,11 @@ def _coarse(windows: list[Window], fields: tuple[str, ...]) -> Q:
 
 
 def in_windows(
-    base: QuerySet, cands: dict[int, fusion.Candidate], windows: list[Window], depth: int, fields: tuple[str, ...]
+    base: QuerySet[Fact] | QuerySet[Turn],
+    cands: dict[int, fusion.Candidate],
+    windows: list[Window],
+    depth: int,
+    fields: tuple[str, ...],
 ) -> list[int]:
     """Rows of `base` from a time the query names: candidates first, by fused score, then the most
     recent others (from that time but matching no word), at most `depth`."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from calendar import monthrange
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from recall.time_window import FIRST, LAST, Window
 
@@ -38,7 +39,7 @@ _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
 _LAST = r"(?:last|this\s+past)"
 
 # Longest forms first (recall.dates reads them in this order; a span read once is not read again).
-FORMS: list[tuple[str, re.Pattern]] = [
+FORMS: list[tuple[str, re.Pattern[str]]] = [
     # "in the last month", "over the past two weeks": the time up to now.
     (
         "trailing",
@@ -81,7 +82,7 @@ def _latest_before(today: datetime, weekday: int) -> datetime:
     return today - timedelta(days=(today.weekday() - weekday - 1) % 7 + 1)
 
 
-def start_of(kind: str, groups: tuple, today: datetime) -> datetime | None:
+def start_of(kind: str, groups: tuple[str | Any, ...], today: datetime) -> datetime | None:
     """When the named time starts (the slack of a rounded figure included); None when the time named
     lies before the calendar's first day."""
 
@@ -106,7 +107,7 @@ def _named_days(kind: str) -> timedelta | None:
     return {"weekday": 3 * DAY, "weekend": 4 * DAY}.get(kind)
 
 
-def read(kind: str, groups: tuple, text: str, now: datetime) -> Window | None:
+def read(kind: str, groups: tuple[str | Any, ...], text: str, now: datetime) -> Window | None:
     """The window from the time named to the end of the asking day, and where the time named ends."""
 
     today = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)

@@ -11,10 +11,12 @@ embedder_switch drop             # delete the kept vectors (no way back after th
 
 from __future__ import annotations
 
-from django.core.management.base import BaseCommand, CommandError
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
-from recall import switch
+from recall import slots, switch
 from recall.embeddings import LOCAL_MODELS, EmbedderError
 
 ACTIONS = ("status", "start", "build", "switch", "back", "cancel", "drop")
@@ -26,14 +28,14 @@ class Command(BaseCommand):
         "build the new model's vectors beside the old, switch atomically, keep the old for the way back."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("action", choices=ACTIONS)
         parser.add_argument(
             "model", nargs="?", help=f"for start: a local model ({', '.join(LOCAL_MODELS)}) or the endpoint's"
         )
         parser.add_argument("--batch", type=int, default=256, help="documents embedded per write transaction")
 
-    def handle(self, *args, action, model=None, batch=256, **options):
+    def handle(self, *args: Any, action: str, model: str | None = None, batch: int = 256, **options: Any) -> None:
         if batch < 1:
             raise CommandError("--batch must be at least 1.")
         if action == "start" and not model:
@@ -49,8 +51,8 @@ class Command(BaseCommand):
                 f"The embedder failed: {exc}. Fix it and run the same command again; it resumes."
             ) from exc
 
-    def _status(self, model, batch) -> None:
-        now = switch.state()
+    def _status(self, model: str | None, batch: int) -> None:
+        now = slots.state()
         counts = switch.counts()
         self.stdout.write(
             f"live: {now.live_model} (slot {now.live_slot})\n"
@@ -60,12 +62,13 @@ class Command(BaseCommand):
             + "".join(f"rows {key}: {value}\n" for key, value in counts.items() if ":" in key)
         )
 
-    def _start(self, model, batch) -> None:
+    def _start(self, model: str | None, batch: int) -> None:
+        assert model is not None  # handle() refuses a start without a model
         now = switch.start(model)
         self.stdout.write(f"building {now.building_model} beside {now.live_model}; run `embedder_switch build`.")
 
-    def _build(self, model, batch) -> None:
-        now = switch.state()
+    def _build(self, model: str | None, batch: int) -> None:
+        now = slots.state()
         if not now.building_model:
             raise CommandError("No model is being built: `embedder_switch start MODEL` first.")
         with tqdm(
@@ -74,8 +77,8 @@ class Command(BaseCommand):
             written = switch.build(batch=batch, progress=bar.update)
         self.stdout.write(f"{written} vectors of {now.building_model} written; `embedder_switch switch` makes it live.")
 
-    def _switch(self, model, batch) -> None:
-        before = switch.state()
+    def _switch(self, model: str | None, batch: int) -> None:
+        before = slots.state()
         if before.building_model and switch.missing_count(before):
             self._build(model, batch)
         now = switch.switch(batch=batch)
@@ -83,17 +86,17 @@ class Command(BaseCommand):
             f"recall serves {now.live_model}; {now.kept_model} kept (`back` returns to it, `drop` deletes it)."
         )
 
-    def _back(self, model, batch) -> None:
-        now = switch.state()
+    def _back(self, model: str | None, batch: int) -> None:
+        now = slots.state()
         if not now.kept_model:
             raise CommandError("No previous model's vectors are kept: there is no way back.")
         switch.start(now.kept_model)
         self._switch(None, batch)
 
-    def _cancel(self, model, batch) -> None:
+    def _cancel(self, model: str | None, batch: int) -> None:
         now = switch.cancel()
         self.stdout.write(f"build stopped; {now.kept_model}'s vectors kept until `embedder_switch drop`.")
 
-    def _drop(self, model, batch) -> None:
+    def _drop(self, model: str | None, batch: int) -> None:
         removed = switch.drop()
         self.stdout.write(f"{removed} kept vectors deleted.")

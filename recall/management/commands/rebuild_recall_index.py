@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from django.core.management.base import BaseCommand
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 from tqdm import tqdm
 
@@ -18,10 +20,10 @@ class Command(BaseCommand):
         "run reindex_embeddings for the others."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--batch", type=int, default=1000)
 
-    def handle(self, *args, batch=1000, **options):
+    def handle(self, *args: Any, batch: int = 1000, **options: Any) -> None:
         live = set(Fact.objects.live().values_list("pk", flat=True))
         # A vector can outlive its FTS row (a sync interrupted between the two), so both are read.
         stale = sorted({fid for fid in (*fts.all_ids(), *vec.all_ids()) if fid not in live})

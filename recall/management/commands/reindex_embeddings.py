@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from django.core.management.base import BaseCommand, CommandError
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from facts.management.tenants import tenant_from_arg
@@ -18,12 +20,14 @@ class Command(BaseCommand):
         "--all re-embeds every live fact."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--tenant", help="tenant id; default: all tenants")
         parser.add_argument("--batch", type=int, default=256)
         parser.add_argument("--all", action="store_true", help="re-embed even facts whose vector is current")
 
-    def handle(self, *args, tenant=None, batch=256, all=False, **options):
+    def handle(
+        self, *args: Any, tenant: str | None = None, batch: int = 256, all: bool = False, **options: Any
+    ) -> None:
         facts = Fact.objects.live()
         if tenant:
             facts = facts.filter(tenant=tenant_from_arg(tenant))
@@ -51,7 +55,7 @@ class Command(BaseCommand):
             f"live facts={len(ids)} embedded={embedded} episodes={len(turn_ids)} embedded episodes={embedded_episodes}"
         )
 
-    def _episodes(self, tenant, batch: int, all: bool) -> tuple[list[int], int]:
+    def _episodes(self, tenant: str | None, batch: int, all: bool) -> tuple[list[int], int]:
         """The same for the episode index (docs/design.md §10); no transaction around the embedding."""
         episodes = Turn.objects.episodes()
         if tenant:
