@@ -11,9 +11,12 @@ webhooks beside it), the doors (mcp_server, mem0_api), bench, the staff dashboar
 roof the project package `memory_service` (settings, URLs, the API, Celery, WSGI, health,
 warm-up, backups).
 An import from a lower floor to a higher one "runs up"; an import inside a function or under
-TYPE_CHECKING is counted too, because it only hides the dependency, and so is the engine
-seam's `part("fts")`, which imports recall/engines/<engine>/fts.py at run time (an edge to
-each engine's module). A circle is a group of modules that reach each other through these
+TYPE_CHECKING is counted too, because it only hides the dependency.
+A place that names a storage engine is a line of code (not a comment or docstring) outside
+the engine seam's folder, recall/engines/, that reads settings.DATABASE_ENGINE or the
+connection's vendor, writes a postgresql:// URL or guards a migration with OnlyOn;
+tests/service/test_floors_script.py holds the files allowed to (the settings, the migrations
+and their guard, the URL reader the settings use). A circle is a group of modules that reach each other through these
 imports; tests/service/test_floors_script.py keeps circles and upward imports at zero.
 It reads the source with `ast` and imports nothing, so it runs on a broken tree as well.
 """
@@ -22,9 +25,11 @@ from __future__ import annotations
 
 import argparse
 import ast
+import io
 import json
 import re
 import sys
+import tokenize
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -58,6 +63,8 @@ FLOOR = {
 # What names a storage engine outside the engine folders: the setting, the connection's
 # vendor, a URL scheme, a migration guard.
 ENGINE_WORDS = re.compile(r"DATABASE_ENGINE|connection\.vendor|\.vendor ==|OnlyOn\(|\"postgresql://|'postgresql://")
+# The engine seam: one folder per engine and the selector (recall/engines/__init__.py).
+SEAM = ROOT / "recall" / "engines"
 
 
 def modules() -> dict[str, Path]:
@@ -84,28 +91,14 @@ def _hidden_lines(tree: ast.AST) -> set[int]:
     return hidden
 
 
-def _engine_parts(node: ast.AST, known: dict[str, Path]) -> list[str]:
-    """recall.engines.part("vec") imports recall.engines.<engine>.vec when it runs: every
-    engine's module of that name."""
-    if not (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)):
-        return []
-    func = node.func
-    if (func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")) != "part":
-        return []
-    engines = sorted(p.name for p in (ROOT / "recall" / "engines").iterdir() if p.is_dir())
-    return [m for e in engines if (m := f"recall.engines.{e}.{node.args[0].value}") in known]
-
-
 def imports(name: str, path: Path, known: dict[str, Path]) -> list[tuple[str, int, bool]]:
-    """(imported product module, line, hidden) for each import in the file; an engine part
-    loaded by name at run time counts as a hidden import."""
+    """(imported product module, line, hidden) for each import in the file."""
     tree = ast.parse(path.read_text(), str(path))
     hidden = _hidden_lines(tree)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = []
     for node in ast.walk(tree):
         targets: list[str] = []
-        found += [(m, node.lineno, True) for m in _engine_parts(node, known)]
         if isinstance(node, ast.Import):
             targets = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -121,6 +114,29 @@ def imports(name: str, path: Path, known: dict[str, Path]) -> list[tuple[str, in
             if target and target != name:
                 found.append((target, node.lineno, node.lineno in hidden))
     return found
+
+
+def _code(text: str) -> list[str]:
+    """The file's lines with comments and docstrings blanked: prose may name an engine."""
+    lines = text.splitlines()
+    for node in ast.walk(ast.parse(text)):
+        body = getattr(node, "body", None)
+        first = body[0] if isinstance(body, list) and body else None
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+            for number in range(first.lineno, (first.end_lineno or first.lineno) + 1):
+                lines[number - 1] = ""
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.type == tokenize.COMMENT:
+            row, col = token.start
+            lines[row - 1] = lines[row - 1][:col]
+    return lines
+
+
+def engine_places(path: Path, text: str) -> list[int]:
+    """Lines of code outside the seam that name a storage engine."""
+    if path.is_relative_to(SEAM):
+        return []
+    return [number for number, line in enumerate(_code(text), 1) if ENGINE_WORDS.search(line)]
 
 
 def circles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -184,7 +200,7 @@ def report() -> dict:
     known = modules()
     lines: Counter[str] = Counter()
     graph: dict[str, set[str]] = defaultdict(set)
-    upward, engine_places = [], []
+    upward, places = [], []
     functions, untyped = 0, 0
     for name, path in known.items():
         text = path.read_text()
@@ -198,15 +214,12 @@ def report() -> dict:
             graph[name].add(target)
             if FLOOR[floor_of(target)] > FLOOR[floor]:
                 upward.append(f"{path.relative_to(ROOT)}:{line} -> {target}" + (" (hidden)" if hidden else ""))
-        in_seam = "engines" in path.parts or path.parent.name in ("postgresql", "sqlite")
-        for number, line_text in enumerate(text.splitlines(), 1):
-            if ENGINE_WORDS.search(line_text) and not in_seam:
-                engine_places.append(f"{path.relative_to(ROOT)}:{number}")
+        places += [f"{path.relative_to(ROOT)}:{number}" for number in engine_places(path, text)]
     return {
         "lines": dict(sorted(lines.items(), key=lambda kv: FLOOR.get(kv[0], 9))),
         "upward_imports": sorted(set(upward)),
         "circles": circles(graph),
-        "engine_places": engine_places,
+        "engine_places": places,
         "functions": functions,
         "not_fully_annotated": untyped,
     }
@@ -226,7 +239,7 @@ def main() -> int:
     print(f"import circles: {len(figures['circles'])}")
     for group in figures["circles"]:
         print("  " + " <-> ".join(group))
-    print(f"places that name an engine outside the engine folders: {len(figures['engine_places'])}")
+    print(f"places that name an engine outside the engine seam (recall/engines/): {len(figures['engine_places'])}")
     for place in figures["engine_places"]:
         print(f"  {place}")
     print(f"functions not fully annotated: {figures['not_fully_annotated']} of {figures['functions']}")

@@ -1,4 +1,5 @@
-"""scripts/floors.py: the figures issue 35 is measured by (circles, floors, engine places)."""
+"""scripts/floors.py: the figures issue 35 is measured by (circles, floors, engine places), and
+the places outside the engine seam allowed to name a storage engine."""
 
 from __future__ import annotations
 
@@ -80,25 +81,55 @@ def test_an_import_from_the_ground_into_an_app_counts_as_running_up(tmp_path):
     assert floors.FLOOR[floors.floor_of(target)] > floors.FLOOR[floors.floor_of("core.mod")]
 
 
-def test_an_import_inside_a_function_and_an_engine_part_loaded_by_name_are_counted(tmp_path):
+def test_an_import_inside_a_function_or_under_type_checking_is_counted_as_hidden(tmp_path):
     source = tmp_path / "mod.py"
     source.write_text(
         "from typing import TYPE_CHECKING\n"
-        "from recall.engines import part\n"
+        "from recall import engines\n"
         "if TYPE_CHECKING:\n"
         "    from recall.as_of import Snapshot\n"
         "def f():\n"
         "    from recall import switch\n"
-        "    return part('fts')\n"
     )
     known = {m: source for m in floors.modules() if m.startswith("recall")}
 
     found = {(target, hidden) for target, _, hidden in floors.imports("recall.mod", source, known)}
 
-    assert {
-        ("recall.engines", False),
-        ("recall.as_of", True),
-        ("recall.switch", True),
-        ("recall.engines.sqlite.fts", True),
-        ("recall.engines.postgresql.fts", True),
-    } <= found
+    assert {("recall.engines", False), ("recall.as_of", True), ("recall.switch", True)} <= found
+
+
+# Outside the engine seam (recall/engines/: one folder per engine and the selector), only these
+# may name a storage engine: the settings (they derive DATABASE_ENGINE from DATABASE_URL), the
+# migrations (their OnlyOn guards), and these files, each for the reason given. A new place
+# fails the test below: ask the seam instead (core.engine.current(), docs/design.md "Engine seam").
+ENGINE_PLACES = {
+    "core/db/only_on.py": "the migrations' guard itself; migrations run before an engine is installed",
+    "core/db/postgresql_urls.py": "writes postgresql:// URLs for the settings, which load before any app",
+}
+
+
+def _allowed(file: str) -> bool:
+    return file.startswith("memory_service/settings") or "/migrations/" in file or file in ENGINE_PLACES
+
+
+def test_outside_the_engine_seam_only_the_settings_the_migrations_and_the_listed_files_name_an_engine():
+    files = {place.split(":")[0] for place in floors.report()["engine_places"]}
+
+    assert sorted(f for f in files if not _allowed(f)) == []
+    assert set(ENGINE_PLACES) <= files, "a listed file no longer names an engine: take it off the list"
+
+
+def test_code_that_names_an_engine_is_a_place_and_prose_about_it_is_not(tmp_path):
+    source = tmp_path / "mod.py"
+    source.write_text(
+        '"""Runs on settings.DATABASE_ENGINE."""\n'
+        "from django.conf import settings\n"
+        "# connection.vendor == 'sqlite' would be one\n"
+        "def f():\n"
+        '    """Not on connection.vendor."""\n'
+        "    return settings.DATABASE_ENGINE == 'sqlite'  # one\n"
+        "URL = 'postgresql://u@h/n'\n"
+    )
+
+    assert floors.engine_places(source, source.read_text()) == [6, 7]
+    assert floors.engine_places(floors.SEAM / "sqlite" / "mod.py", source.read_text()) == []
