@@ -3,7 +3,10 @@
 The rules (facts/consent.py) are precise but miss phrasings nobody wrote a pattern for
 (recall 0.56-0.72 on the blind sets). This reader embeds each piece of the person's message
 (its sentences, and their clauses) with the packaged all-MiniLM-L6-v2 model, on this machine,
-and scores each piece with a logistic regression trained on the labelled sets
+beside the piece's words and word pairs hashed into a fixed number of slots (a sentence
+embedding hears "remember this" and "don't remember this" as nearly the same; a word pair
+such as "dont remember" or "between us" tells them apart), and scores each piece with a
+logistic regression trained on the labelled sets
 (scripts/train_consent_model.py). A turn is a request when the rules
 flag it OR a piece scores at least the frozen threshold (chosen by cross-validation for
 precision, facts/consent_model.json).
@@ -23,6 +26,7 @@ import logging
 import re
 import threading
 import time
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,15 +57,45 @@ _state: dict = {"last_error": None, "last_error_at": None, "last_ok_at": None}
 _embedder_for: Callable[[str], Any] | None = None
 
 
+# A word, with its apostrophe dropped ("don't" and "dont" are one word to this reader).
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+
+def word_grams(text: str) -> set[str]:
+    """The words of a text and its pairs of neighbouring words, lowercased."""
+    words = [word.replace("'", "") for word in _WORD.findall(text.lower())]
+    return set(words) | {f"{a} {b}" for a, b in zip(words, words[1:], strict=False)}
+
+
+def hashed_grams(texts: list[str], bits: int) -> np.ndarray:
+    """One row per text: 1.0 in the slot (crc32 of the gram, 2**bits slots) of each of its grams.
+    crc32 is the same in every process and release, unlike Python's own string hash."""
+    slots = np.zeros((len(texts), 1 << bits))
+    for row, text in enumerate(texts):
+        for gram in word_grams(text):
+            slots[row, zlib.crc32(gram.encode()) & ((1 << bits) - 1)] = 1.0
+    return slots
+
+
+def features(texts: list[str], vectors: np.ndarray, gram_bits: int, gram_weight: float) -> np.ndarray:
+    """What the regression reads of each text: its embedding, then its hashed word grams."""
+    return np.hstack([np.asarray(vectors, dtype=np.float64), gram_weight * hashed_grams(texts, gram_bits)])
+
+
 @dataclass(frozen=True)
 class Model:
-    weights: np.ndarray  # (dim,)
+    weights: np.ndarray  # (embedding dim + 2**gram_bits,)
     bias: float
     threshold: float
     embedding_model: str
+    gram_bits: int
+    gram_weight: float  # the value of a gram's slot beside the unit-length embedding
 
-    def scores(self, vectors: np.ndarray) -> np.ndarray:
-        return 1.0 / (1.0 + np.exp(-(vectors @ self.weights + self.bias)))
+    def features(self, texts: list[str], vectors: np.ndarray) -> np.ndarray:
+        return features(texts, vectors, self.gram_bits, self.gram_weight)
+
+    def scores(self, features: np.ndarray) -> np.ndarray:
+        return 1.0 / (1.0 + np.exp(-(features @ self.weights + self.bias)))
 
 
 def _pieces_in(user_input: str) -> list[tuple[str, str]]:
@@ -101,6 +135,8 @@ def model_from(data: dict) -> Model:
         bias=float(data["bias"]),
         threshold=float(data["threshold"]),
         embedding_model=str(data["embedding_model"]),
+        gram_bits=int(data["gram_bits"]),
+        gram_weight=float(data["gram_weight"]),
     )
 
 
@@ -135,8 +171,8 @@ def best(user_input: str) -> tuple[float, str]:
     if not found:
         return 0.0, ""
     model = load_model()
-    vectors = _embedder(model).embed([piece for piece, _ in found])
-    scores = model.scores(np.asarray(vectors, dtype=np.float64))
+    texts = [piece for piece, _ in found]
+    scores = model.scores(model.features(texts, _embedder(model).embed(texts)))
     at = int(scores.argmax())
     return float(scores[at]), found[at][1]
 
