@@ -1,11 +1,12 @@
 """The consent classifier beside the rules (facts/consent_model.py, issue 37), on the real
 packaged embedding model.
 
-Its training data are the first, third, fresh, fourth and fifth sets and the extra phrasings
-(tests/facts/consent_extra_phrases.py), so its figures on them are in-sample: floors that catch
-a model or a piece split that stops reading, not a measure of how it generalises. That measure
-is the leave-one-set-out figures `scripts/train_consent_model.py` prints and the sixth set,
-never trained on, scored once after the weights were frozen (docs/measurements.md §25). Run alone to read them:
+Its training data are the first, third, fresh, fourth, fifth and sixth sets and the extra
+phrasings (tests/facts/consent_extra_phrases.py), so its figures on them are in-sample: floors
+that catch a model or a piece split that stops reading, not a measure of how it generalises.
+That measure is the leave-one-set-out figures `scripts/train_consent_model.py` prints and the
+seventh set, written blind and never trained on, scored once after the weights were frozen
+(docs/measurements.md §25). Run alone to read them:
 
     .venv/bin/python -m pytest -q -s -p no:cacheprovider tests/facts/test_consent_model.py
 """
@@ -33,29 +34,34 @@ from tests.facts.consent_phrases import (
     HELD_NEGATIVE,
     HELD_POSITIVE,
 )
+from tests.facts.consent_seventh_phrases import SEVENTH_NEGATIVE, SEVENTH_POSITIVE
 from tests.facts.consent_sixth_phrases import SIXTH_NEGATIVE, SIXTH_POSITIVE
 from tests.facts.consent_third_phrases import THIRD_NEGATIVE, THIRD_POSITIVE
 
 # Weights and words only: the PostgreSQL run would repeat a minute of embedding for nothing.
 pytestmark = pytest.mark.no_database
 
-# (name, positives, negatives, recall floor of rules OR classifier): what each reached when the
-# weights were frozen (2026-11-28), less one phrasing.
+# (name, positives, negatives, recall floor of rules OR classifier, precision floor): what each
+# reached when the weights were frozen (153a84e, 2026-11-28), less one phrasing; on the sets it
+# was trained on, the precision floor is 0.98 or the rules' own where they fall below it.
 SETS = (
     (
         "first",
         DEV_POSITIVE + HELD_POSITIVE + CONSTRUCTION_POSITIVE,
         DEV_NEGATIVE + HELD_NEGATIVE + CONSTRUCTION_NEGATIVE,
         256 / 257,
+        None,
     ),
-    ("third", THIRD_POSITIVE, THIRD_NEGATIVE, 49 / 50),
-    ("fresh", FRESH_POSITIVE, FRESH_NEGATIVE, 39 / 40),
-    ("fourth", FOURTH_POSITIVE, FOURTH_NEGATIVE, 92 / 101),
-    ("fifth", FIFTH_POSITIVE, FIFTH_NEGATIVE, 82 / 98),
-    ("extra", EXTRA_POSITIVE, EXTRA_NEGATIVE, 56 / 67),
-    # Held out: never trained on, scored once after the weights were frozen (c238852):
-    # rules R 0.557, classifier alone P 0.986 / R 0.617, either P 0.989 / R 0.809 (93 of 115).
-    ("sixth (held out)", SIXTH_POSITIVE, SIXTH_NEGATIVE, 92 / 115),
+    ("third", THIRD_POSITIVE, THIRD_NEGATIVE, 49 / 50, None),
+    ("fresh", FRESH_POSITIVE, FRESH_NEGATIVE, 39 / 40, None),
+    ("fourth", FOURTH_POSITIVE, FOURTH_NEGATIVE, 92 / 101, None),
+    ("fifth", FIFTH_POSITIVE, FIFTH_NEGATIVE, 86 / 98, None),
+    ("extra", EXTRA_POSITIVE, EXTRA_NEGATIVE, 56 / 67, None),
+    ("sixth", SIXTH_POSITIVE, SIXTH_NEGATIVE, 99 / 115, None),
+    # Held out: written blind, never trained on, scored once after the weights were frozen:
+    # rules P 0.950 / R 0.589 (4 look-alikes), classifier alone P 0.966 / R 0.667, either
+    # P 0.940 / R 0.845 (109 of 129, 7 look-alikes of 147): below the issue's aim on both.
+    ("seventh (held out)", SEVENTH_POSITIVE, SEVENTH_NEGATIVE, 108 / 129, 108 / 116),
 )
 
 
@@ -84,7 +90,7 @@ def _classifier_on(settings):
 
 def test_rules_or_classifier_keep_the_precision_and_the_recall_they_reached_on_every_set():
     print()
-    for name, positives, negatives, floor in SETS:
+    for name, positives, negatives, floor, precision_floor in SETS:
         pos = [_flags(text) for text, _ in positives]
         neg = [_flags(text) for text in negatives]
         figures = {reader: _pr(pos, neg, which) for reader, which in READERS.items()}
@@ -93,15 +99,16 @@ def test_rules_or_classifier_keep_the_precision_and_the_recall_they_reached_on_e
             + "  ".join(f"{r} P {m['precision']:.3f} R {m['recall']:.3f} (FP {m['fp']})" for r, m in figures.items())
         )
         # Where the rules alone fall below 0.98 (three look-alikes of the extra set), the
-        # classifier may not lower it further.
-        assert figures["either"]["precision"] >= min(0.98, figures["rules"]["precision"]), (name, figures)
+        # classifier may not lower it further on what it was trained on.
+        wanted = precision_floor or min(0.98, figures["rules"]["precision"])
+        assert figures["either"]["precision"] >= wanted, (name, figures)
         assert figures["either"]["recall"] >= floor, (name, figures)
         assert figures["either"]["recall"] >= figures["rules"]["recall"]
 
 
 def test_a_request_only_the_classifier_finds_is_of_the_right_kind_and_never_deletes_by_mistake():
     only = []
-    for _, positives, _, _ in SETS:
+    for _, positives, *_ in SETS:
         for text, kind in positives:
             if consent.detect(text) is None and (found := consent_model.detect(text)) is not None:
                 only.append((text, kind, found.kind, found.pattern))
@@ -110,8 +117,8 @@ def test_a_request_only_the_classifier_finds_is_of_the_right_kind_and_never_dele
     assert {pattern for *_, pattern in only} == {CLASSIFIER}
     # A withhold read as "forget the previous turn" would delete what the person said before.
     assert [t for t, kind, found, _ in only if kind == consent.WITHHOLD and found == consent.FORGET_PREVIOUS] == []
-    # 59 of 65 on the training sets, 22 of 29 on the sixth (held out): 81 of 94 when frozen.
-    assert len(only) >= 90 and right / len(only) >= 0.85, only
+    # 138 flags, 124 of the right kind, when the weights were frozen (153a84e), the seventh set included.
+    assert len(only) >= 130 and right / len(only) >= 0.85, only
 
 
 def test_the_kind_comes_from_the_sentence_that_asks_not_from_a_pointer_back_elsewhere():
