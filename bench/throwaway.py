@@ -22,6 +22,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from core import engine
+from recall.engines.postgresql.throwaway import new_database
 
 MARKER = "MEMORY_THROWAWAY_DIR"  # set in the re-run: the temp folder it owns
 ON_POSTGRES = "MEMORY_BENCH_POSTGRES"  # a PostgreSQL server to make the throwaway database on
@@ -73,28 +75,15 @@ def in_throwaway() -> bool:
 
 
 @contextmanager
-def postgres_database(keep: bool):
+def postgres_database(keep: bool) -> Iterator[tuple[str, str]]:
     """A new, empty database on the MEMORY_BENCH_POSTGRES server for one run: (url, name),
     or ("", "") when the variable is not set (the throwaway stays a SQLite file)."""
     server = os.environ.get(ON_POSTGRES, "")
     if not server:
         yield "", ""
         return
-    import psycopg
-
-    from core.db.postgresql_urls import connect_kwargs, database_config, url_of
-
-    config = database_config(server)
-    connect = connect_kwargs(config)
-    name = f"throwaway_{os.urandom(4).hex()}"
-    with psycopg.connect(**connect, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield url_of(config, name), name
-    finally:
-        if not keep:
-            with psycopg.connect(**connect, autocommit=True) as conn:
-                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with new_database(server, keep) as made:
+        yield made
 
 
 def enter_rerun() -> Path | None:

@@ -6,10 +6,12 @@ on PostgreSQL), and the engine in use is the one the settings name."""
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
 from types import ModuleType
 
 import pytest
 from django.conf import settings
+from django.db import connection
 
 from core import engine
 from core.engine import Engine
@@ -60,3 +62,32 @@ def test_each_engine_has_every_method_of_the_interface_with_its_parameter_names(
 def test_the_engine_in_use_is_the_one_the_settings_name_and_core_reaches_it() -> None:
     assert engines.current().name == settings.DATABASE_ENGINE
     assert engine.current() is engines.current()
+
+
+@pytest.mark.django_db
+def test_the_store_lies_in_the_throwaway_folder_or_database_it_was_made_in(tmp_path: Path) -> None:
+    here = engines.current()
+    name = str(connection.settings_dict["NAME"])
+
+    if here.embedded:
+        assert here.store_lies_in(Path(name).parent, "")
+    else:
+        assert here.store_lies_in(tmp_path, name)
+        assert not here.store_lies_in(tmp_path, "")
+    assert not here.store_lies_in(tmp_path, "another_database")
+
+
+@pytest.mark.django_db
+def test_the_benchs_throwaway_database_is_made_on_the_server_and_dropped_after_the_run() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("a database on a PostgreSQL server")
+    import psycopg
+
+    from core.db.postgresql_urls import url_of
+    from recall.engines.postgresql.throwaway import new_database
+
+    server = url_of(connection.settings_dict, "postgres")
+    with new_database(server, keep=False) as (url, name), psycopg.connect(url) as conn:
+        assert conn.execute("SELECT current_database()").fetchone() == (name,)
+    with psycopg.connect(server) as conn:
+        assert conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchall() == []
