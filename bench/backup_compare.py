@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from facts.models import Fact, FactHistory, MemoryUser
+from recall.hits import FactHit
 from recall.services import recall
 
 # Rebuilt by the restore's index drain (and FTS5's segment tables change with every merge).
@@ -64,7 +65,7 @@ def state_of(sample: Sample) -> dict:
     for tenant_id, external_id, text in sample.queries:
         user = _user(tenant_id, external_id)
         hits = recall(user=user, query=text, k=RECALL_K, log=False).items if user else []
-        answers.append([str(hit.fact.uuid) for hit in hits])
+        answers.append([str(hit.fact.uuid) for hit in hits if isinstance(hit, FactHit)])  # facts only
     return {"users": users, "recalls": answers}
 
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from bench import locomo, locomo_data
 from recall import fts
+from recall.hits import FactHit
 from recall.services import recall
 
 # What the neighbours hold: the other conversations' observations (facts of the same
@@ -104,7 +105,8 @@ def _rank_all(loaded: locomo.Loaded) -> list[Ranked]:
         covered: set[str] = set()
         for item in locomo.answer_items(result):
             covered |= locomo.covered_by(item, provenance, loaded.episodes, ids)
-        ranked.append(Ranked([hit.fact.pk for hit in result.items], len(evidence & covered) / len(evidence)))
+        fact_pks = [hit.fact.pk for hit in result.items if isinstance(hit, FactHit)]  # sources: facts only
+        ranked.append(Ranked(fact_pks, len(evidence & covered) / len(evidence)))
     return ranked
 
 

@@ -28,8 +28,7 @@ from core.stats import rounded
 from facts.models import Fact, MemoryUser, Tenant, Turn, TurnState
 from recall import fts, vec
 from recall.embeddings import embed_query, get_embedder, query_cache
-from recall.episode_index import exchange_of
-from recall.index import Document, document_of_text
+from recall.index import Document, document_of_text, exchange_of
 from recall.services import recall
 from recall.tables import EPISODES
 

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
 
 from facts.models import ApiKey, DeletionReceipt, Tenant
 
@@ -12,7 +14,7 @@ class ApiKeyInline(admin.TabularInline):
     readonly_fields = ("prefix", "created_at", "last_used_at")
     can_delete = False
 
-    def has_add_permission(self, request, obj=None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Tenant | None = None) -> bool:
         return False  # keys are issued by create_tenant / issue_key, which show the secret once
 
 
@@ -25,7 +27,7 @@ class TenantAdmin(admin.ModelAdmin):
 
 
 @admin.action(description="Revoke the selected keys")
-def revoke_keys(modeladmin, request, queryset):
+def revoke_keys(modeladmin: ApiKeyAdmin, request: HttpRequest, queryset: QuerySet[ApiKey]) -> None:
     for key in queryset:
         key.revoke()
 
@@ -37,7 +39,7 @@ class ApiKeyAdmin(admin.ModelAdmin):
     readonly_fields = ("key_hash", "prefix", "created_at", "last_used_at")
     actions = [revoke_keys]
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
 
@@ -46,8 +48,8 @@ class DeletionReceiptAdmin(admin.ModelAdmin):
     list_display = ("created_at", "tenant", "scope", "user_hash", "actor_kind", "actor_id")
     readonly_fields = [f.name for f in DeletionReceipt._meta.fields]
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: DeletionReceipt | None = None) -> bool:
         return False

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import Annotated, Any
 from uuid import UUID
 
 from django.conf import settings
@@ -12,7 +12,8 @@ from ninja.responses import NinjaJSONEncoder
 
 from core.schemas import ERRORS, UserId, errors
 from facts import privacy, provenance, replicas, selectors, services
-from facts.auth import require_scope
+from facts.auth import KeyRequest, require_scope
+from facts.models import Fact, FactHistory
 from facts.schemas import (
     DeletedOut,
     FactIn,
@@ -33,7 +34,7 @@ router = Router(tags=["facts"])
 
 
 @router.post("/users/{user_id}/facts", response={201: FactOut, 200: FactOut, **ERRORS})
-def store_fact(request, user_id: UserId, payload: FactIn):
+def store_fact(request: KeyRequest, user_id: UserId, payload: FactIn) -> Status[Fact]:
     tenant = require_scope(request, "write")
     fields = {name: getattr(payload, name) for name in FactIn.model_fields}
     actor = services.Actor.api_key(request.auth)
@@ -42,7 +43,7 @@ def store_fact(request, user_id: UserId, payload: FactIn):
 
 
 @router.get("/users/{user_id}/facts", response={200: FactPage, **errors(401, 403, 404, 422)})
-def list_facts(request, user_id: UserId, filters: Query[FactListFilters]):
+def list_facts(request: KeyRequest, user_id: UserId, filters: Query[FactListFilters]) -> dict[str, Any]:
     tenant = require_scope(request, "read")
     user = services.memory_user_get(tenant=tenant, user_id=user_id)
     with replicas.reading_for(user):  # a replica with this user's last write, or the primary
@@ -56,15 +57,18 @@ def list_facts(request, user_id: UserId, filters: Query[FactListFilters]):
 PAGE_FRAME = 300
 
 
-def _bytes_in_answer(fact) -> int:
+def _bytes_in_answer(fact: Fact) -> int:
     # What ninja's JSON renderer writes for this item, and the ", " before the next one.
     return len(json.dumps(FactOut.from_orm(fact).model_dump(), cls=NinjaJSONEncoder)) + 2
 
 
 @router.delete("/users/{user_id}/facts", response={200: DeletedOut, **errors(401, 403, 404, 422)})
 def delete_facts_by_key(
-    request, user_id: UserId, key: Annotated[str, Query(pattern=FORGET_KEY_PATTERN)], withdraw_turn: bool = False
-):
+    request: KeyRequest,
+    user_id: UserId,
+    key: Annotated[str, Query(pattern=FORGET_KEY_PATTERN)],
+    withdraw_turn: bool = False,
+) -> dict[str, int]:
     tenant = require_scope(request, "write")
     user = services.memory_user_get(tenant=tenant, user_id=user_id)
     # The dashboard's path: a deletion receipt, then the WAL checkpoint after commit.
@@ -74,14 +78,14 @@ def delete_facts_by_key(
 
 
 @router.get("/facts/{fact_id}", response={200: FactOut, **errors(401, 403, 404, 422)})
-def get_fact(request, fact_id: UUID):
+def get_fact(request: KeyRequest, fact_id: UUID) -> Fact:
     tenant = require_scope(request, "read")
     # From a replica when it has the owner's last write (facts/replicas.py).
     return replicas.read_checked(lambda: services.fact_get(tenant=tenant, fact_id=fact_id), lambda f: f.user_id)
 
 
 @router.patch("/facts/{fact_id}", response={200: FactOut, **ERRORS})
-def patch_fact(request, fact_id: UUID, payload: FactPatchIn):
+def patch_fact(request: KeyRequest, fact_id: UUID, payload: FactPatchIn) -> Fact:
     tenant = require_scope(request, "write")
     fact = services.fact_get(tenant=tenant, fact_id=fact_id)
     return services.fact_supersede(
@@ -97,7 +101,7 @@ def patch_fact(request, fact_id: UUID, payload: FactPatchIn):
 
 
 @router.delete("/facts/{fact_id}", response={204: None, **errors(401, 403, 404, 409, 422)})
-def forget_fact(request, fact_id: UUID, withdraw_turn: bool = False):
+def forget_fact(request: KeyRequest, fact_id: UUID, withdraw_turn: bool = False) -> Status[None]:
     tenant = require_scope(request, "write")
     fact = services.fact_get(tenant=tenant, fact_id=fact_id)
     # withdraw_turn: the turn it was stated in goes too ("forget that I told you this").
@@ -106,14 +110,14 @@ def forget_fact(request, fact_id: UUID, withdraw_turn: bool = False):
 
 
 @router.get("/facts/{fact_id}/history", response={200: list[HistoryOut], **errors(401, 403, 404, 422)})
-def fact_history(request, fact_id: UUID):
+def fact_history(request: KeyRequest, fact_id: UUID) -> list[FactHistory]:
     tenant = require_scope(request, "read")
     fact = services.fact_get(tenant=tenant, fact_id=fact_id)
     return list(selectors.fact_history(fact=fact))
 
 
 @router.get("/facts/{fact_id}/provenance", response={200: ProvenanceOut, **errors(401, 403, 404, 422)})
-def fact_provenance(request, fact_id: UUID):
+def fact_provenance(request: KeyRequest, fact_id: UUID) -> dict[str, Any]:
     tenant = require_scope(request, "read")
     fact = services.fact_get(tenant=tenant, fact_id=fact_id)
     return provenance.fact_provenance(fact=fact)

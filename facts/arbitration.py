@@ -14,7 +14,7 @@ def first_mention_confidence(hint: float | None, *, hint_is_trusted: bool = True
     first-mention value but never raise it: such a fact rises only by repetition
     (`reinforce`) or a person's confirmation, so one statement cannot pass the gate.
     """
-    first = settings.MEMORY_FIRST_MENTION_CONFIDENCE
+    first: float = settings.MEMORY_FIRST_MENTION_CONFIDENCE
     if hint is None:
         return first
     clamped = min(max(float(hint), 0.0), 1.0)
@@ -23,7 +23,8 @@ def first_mention_confidence(hint: float | None, *, hint_is_trusted: bool = True
 
 def reinforce(confidence: float) -> float:
     """A repetition or confirmation closes part of the gap to 1.0."""
-    return round(confidence + (1.0 - confidence) * settings.MEMORY_CONFIDENCE_STEP, 4)
+    step: float = settings.MEMORY_CONFIDENCE_STEP
+    return round(confidence + (1.0 - confidence) * step, 4)
 
 
 def is_high_risk(category: str) -> bool:

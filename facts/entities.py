@@ -13,7 +13,7 @@ import re
 
 from django.db.models import Exists, OuterRef, Q
 
-from facts.models import Edge, Entity, Fact, FactEntity
+from facts.models import Edge, Entity, Fact, FactEntity, MemoryUser
 
 MAX_TAGS = 4
 _SPACE = re.compile(r"\s+")
@@ -37,7 +37,7 @@ def match_key(name: str) -> str:
     return " ".join([*words[:-1], last])
 
 
-def resolve_entity(*, user, name: str) -> Entity | None:
+def resolve_entity(*, user: MemoryUser, name: str) -> Entity | None:
     """Find the user's entity by name, singular form or alias; create it if new."""
     norm = normalise_entity(name)
     if not norm:
@@ -64,7 +64,7 @@ def tag_fact(fact: Fact, names: list[str] | None) -> list[Entity]:
     return entities
 
 
-def drop_unreferenced(*, user, entity_ids: set[int]) -> int:
+def drop_unreferenced(*, user: MemoryUser, entity_ids: set[int]) -> int:
     """Delete those of these entities of `user` that no fact tag and no edge refers to any more
     (a forget took the last one): an entity's name is the forgotten fact's words too."""
     if not entity_ids:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from typing import Any
 
 from django.db.models.signals import post_delete, pre_delete
 from django.dispatch import receiver
@@ -29,12 +30,12 @@ TENANT_DELETION = Actor(SYSTEM.kind, "tenant deletion")
 
 
 @receiver(pre_delete, sender=Tenant, dispatch_uid="erase_users_of_deleted_tenant")
-def _erase_users_of_deleted_tenant(sender, instance: Tenant, **kwargs) -> None:
+def _erase_users_of_deleted_tenant(sender: object, instance: Tenant, **kwargs: Any) -> None:
     erase_tenant_users(instance, actor=TENANT_DELETION)
 
 
 @receiver(post_delete, sender=Tenant, dispatch_uid="journal_tenant_deleted")
-def _journal_tenant_deleted(sender, instance: Tenant, **kwargs) -> None:
+def _journal_tenant_deleted(sender: object, instance: Tenant, **kwargs: Any) -> None:
     journal.note_tenant_deleted(tenant_id=instance.pk)
 
 
@@ -47,14 +48,14 @@ def erase_tenant_users(tenant: Tenant, *, actor: Actor) -> int:
     return len(users)
 
 
-def replay(entries: Iterable[journal.Entry], *, where: str | None = None) -> Counter:
+def replay(entries: Iterable[journal.Entry], *, where: str | None = None) -> Counter[str]:
     """Re-apply these journal entries in order; count, per kind, the entries that still found
     something to erase.
 
     Users are matched by primary key and checked against the entry's keyed hash, so an
     entry never touches a different person who came to hold the same row later.
     """
-    applied: Counter = Counter()
+    applied: Counter[str] = Counter()
     with journal.paused():
         for entry in entries:
             applied[entry.kind] += _apply(entry, where)

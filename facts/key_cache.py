@@ -12,6 +12,7 @@ fill the memory.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from django.conf import settings
 from django.db.models.signals import post_delete, post_save
@@ -48,12 +49,12 @@ def forget(key_hash: str) -> None:
 
 
 @receiver([post_save, post_delete], sender=ApiKey, dispatch_uid="key_cache_key_saved")
-def _key_saved(sender, instance: ApiKey, **kwargs) -> None:
+def _key_saved(sender: object, instance: ApiKey, **kwargs: Any) -> None:
     forget(instance.key_hash)
 
 
 @receiver([post_save, post_delete], sender=Tenant, dispatch_uid="key_cache_tenant_saved")
-def _tenant_saved(sender, instance: Tenant, **kwargs) -> None:
+def _tenant_saved(sender: object, instance: Tenant, **kwargs: Any) -> None:
     for digest, (_, key) in list(_keys.items()):
         if key.tenant_id == instance.pk:
             _keys.pop(digest, None)

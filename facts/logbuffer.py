@@ -18,6 +18,7 @@ import logging
 import os
 import threading
 from collections import defaultdict
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, models, transaction
@@ -61,7 +62,7 @@ def flush() -> int:
     return len(rows)
 
 
-def _of_live_tenants(rows: list) -> list:
+def _of_live_tenants(rows: list[Any]) -> list[Any]:
     """Drop rows of a tenant erased while they waited (every buffered model has `tenant_id`)."""
     from facts.models import Tenant  # facts imports this package's modules
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from ninja import Field, Router, Schema
 
 from core.schemas import ObjectIn, UserId, errors
 from facts import services
-from facts.auth import require_scope
+from facts.auth import KeyRequest, require_scope
+from facts.models import MemoryUser
 from facts.services import memory_mode
 
 router = Router(tags=["memory mode"])
@@ -40,7 +41,7 @@ class MemoryModeOut(Schema):
     history: list[ModeChangeOut] = Field(..., description="Every change of the mode, oldest first")
 
 
-def _answer(user, changed: bool) -> dict:
+def _answer(user: MemoryUser, changed: bool) -> dict[str, Any]:
     return {
         "user_id": user.external_id,
         "mode": memory_mode.memory_mode_of(user),
@@ -50,14 +51,14 @@ def _answer(user, changed: bool) -> dict:
 
 
 @router.get("/users/{user_id}/memory-mode", response={200: MemoryModeOut, **errors(401, 403, 404, 422)})
-def get_memory_mode(request, user_id: UserId):
+def get_memory_mode(request: KeyRequest, user_id: UserId) -> dict[str, Any]:
     tenant = require_scope(request, "read")
     user = services.memory_user_get(tenant=tenant, user_id=user_id)
     return _answer(user, changed=False)
 
 
 @router.put("/users/{user_id}/memory-mode", response={200: MemoryModeOut, **errors(400, 401, 403, 422)})
-def put_memory_mode(request, user_id: UserId, payload: MemoryModeIn):
+def put_memory_mode(request: KeyRequest, user_id: UserId, payload: MemoryModeIn) -> dict[str, Any]:
     """Set what the service may store and recall for this person (created if new, so a person
     can say "off" before their first turn). Audited: who, from what, to what, when."""
     tenant = require_scope(request, "write")

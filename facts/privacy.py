@@ -15,6 +15,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from datetime import date, datetime
 from decimal import Decimal
+from typing import Any
 from uuid import UUID
 
 from django.apps import apps
@@ -76,7 +77,7 @@ KIND_LABELS = {
 }
 
 
-def user_hash(*, tenant_id, external_id: str) -> str:
+def user_hash(*, tenant_id: UUID, external_id: str) -> str:
     """sha256 of tenant id + user id: a tenant can recompute it to prove an erasure, nobody can read it."""
     return hashlib.sha256(f"{tenant_id}:{external_id}".encode()).hexdigest()
 
@@ -98,7 +99,7 @@ _OWN_LABELS = frozenset(
 )
 
 
-def _own_querysets(user: MemoryUser) -> dict[str, QuerySet]:
+def _own_querysets(user: MemoryUser) -> dict[str, QuerySet[Any]]:
     return {
         "fact_entities": FactEntity.objects.filter(fact__user=user),
         "edges": Edge.objects.filter(user=user),
@@ -165,7 +166,9 @@ def erase_preview(*, user: MemoryUser) -> dict[str, int]:
     return _in_display_order(counts)
 
 
-def _keep_receipt(*, tenant_id, external_id: str, scope: str, counts: dict, actor: Actor) -> DeletionReceipt:
+def _keep_receipt(
+    *, tenant_id: UUID, external_id: str, scope: str, counts: dict[str, Any], actor: Actor
+) -> DeletionReceipt:
     return DeletionReceipt.objects.create(
         tenant_id=tenant_id,
         user_hash=user_hash(tenant_id=tenant_id, external_id=external_id),
@@ -212,11 +215,11 @@ def user_keys(*, user: MemoryUser) -> list[tuple[str, int]]:
 # --- Export ---------------------------------------------------------------------------
 
 
-def _iso(value):
+def _iso(value: date | datetime | None) -> str | None:
     return value.isoformat() if value else None
 
 
-def _jsonable(value):
+def _jsonable(value: object) -> Any:
     """Values from the generic serializer, made JSON-safe."""
     if isinstance(value, dict):
         return {str(k): _jsonable(v) for k, v in value.items()}
@@ -231,7 +234,7 @@ def _jsonable(value):
     return value
 
 
-def _history_entry(entry: FactHistory) -> dict:
+def _history_entry(entry: FactHistory) -> dict[str, Any]:
     return {
         "fact_id": str(entry.fact_uuid),
         "action": entry.action,
@@ -245,7 +248,7 @@ def _history_entry(entry: FactHistory) -> dict:
     }
 
 
-def _fact_entry(fact: Fact, history: list[dict]) -> dict:
+def _fact_entry(fact: Fact, history: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "id": str(fact.uuid),
         "key": fact.key,
@@ -271,7 +274,7 @@ def _fact_entry(fact: Fact, history: list[dict]) -> dict:
     }
 
 
-def _turn_entry(turn: Turn) -> dict:
+def _turn_entry(turn: Turn) -> dict[str, Any]:
     return {
         "session_id": turn.session_id,
         "turn_id": turn.turn_id,
@@ -288,11 +291,11 @@ def _turn_entry(turn: Turn) -> dict:
     }
 
 
-def _rows_of_other_apps(user: MemoryUser, app_label: str) -> list[dict] | None:
+def _rows_of_other_apps(user: MemoryUser, app_label: str) -> list[dict[str, Any]] | None:
     """Rows an optional app keeps under a foreign key to the user; None if the app is absent."""
     if not apps.is_installed(app_label):
         return None
-    rows: list[dict] = []
+    rows: list[dict[str, Any]] = []
     for model in apps.get_app_config(app_label).get_models():
         links = [
             f.name for f in model._meta.get_fields() if f.many_to_one and f.concrete and f.related_model is MemoryUser
@@ -303,9 +306,9 @@ def _rows_of_other_apps(user: MemoryUser, app_label: str) -> list[dict] | None:
     return rows
 
 
-def user_export(*, user: MemoryUser) -> dict:
+def user_export(*, user: MemoryUser) -> dict[str, Any]:
     """Everything held about `user`, as one JSON-ready dict."""
-    history_by_fact: dict[str, list[dict]] = defaultdict(list)
+    history_by_fact: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for entry in FactHistory.objects.filter(user=user).order_by("created_at", "id"):
         history_by_fact[str(entry.fact_uuid)].append(_history_entry(entry))
     facts = (

@@ -14,7 +14,8 @@ from ninja import Router, Schema
 
 from core.schemas import UserId, errors
 from facts import privacy, services
-from facts.auth import require_scope
+from facts.auth import KeyRequest, require_scope
+from facts.models import DeletionReceipt
 
 router = Router(tags=["privacy"])
 
@@ -30,14 +31,14 @@ class ReceiptOut(Schema):
 
 
 @router.delete("/users/{user_id}", response={200: ReceiptOut, **errors(401, 403, 404)})
-def erase_user(request, user_id: UserId):
+def erase_user(request: KeyRequest, user_id: UserId) -> DeletionReceipt:
     tenant = require_scope(request, "admin")
     user = services.memory_user_get(tenant=tenant, user_id=user_id)
     return privacy.user_erase(user=user, actor=services.Actor.api_key(request.auth))
 
 
 @router.get("/users/{user_id}/export", response={200: dict[str, Any], **errors(401, 403, 404)})
-def export_user(request, user_id: UserId):
+def export_user(request: KeyRequest, user_id: UserId) -> dict[str, Any]:
     tenant = require_scope(request, "read")
     user = services.memory_user_get(tenant=tenant, user_id=user_id)
     return privacy.user_export(user=user)

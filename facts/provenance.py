@@ -9,6 +9,8 @@ floor's rule, as REST recall returns a quote.
 
 from __future__ import annotations
 
+from typing import Any
+
 from core.errors import Rejected
 from facts.guard import check_untrusted_text
 from facts.models import ActorKind, Fact, FactHistory, HistoryAction, Turn
@@ -32,7 +34,7 @@ def _floor_rule(text: str) -> str | None:
     return None
 
 
-def turn_source(turn: Turn) -> dict:
+def turn_source(turn: Turn) -> dict[str, Any]:
     """The source turn: ids and time always; its words only while recall may quote them."""
     quotable = Turn.objects.episodes().filter(pk=turn.pk).exists()
     quote = {"text": turn.user_input, "injection_rule": _floor_rule(turn.user_input)} if quotable else None
@@ -44,7 +46,7 @@ def turn_source(turn: Turn) -> dict:
     }
 
 
-def _extraction(fact: Fact, turn: Turn | None, entries: list[FactHistory]) -> dict:
+def _extraction(fact: Fact, turn: Turn | None, entries: list[FactHistory]) -> dict[str, Any]:
     admitted = next((e for e in entries if e.fact_uuid == fact.uuid and e.action in _ADMISSIONS), None)
     by_extractor = admitted is not None and admitted.actor_kind == ActorKind.EXTRACTOR
     name, model = extractor_parts(turn.extractor) if turn is not None and by_extractor else (None, None)
@@ -57,7 +59,7 @@ def _extraction(fact: Fact, turn: Turn | None, entries: list[FactHistory]) -> di
     }
 
 
-def _decision(entry: FactHistory) -> dict:
+def _decision(entry: FactHistory) -> dict[str, Any]:
     return {
         "fact_id": entry.fact_uuid,
         "action": entry.action,
@@ -69,7 +71,7 @@ def _decision(entry: FactHistory) -> dict:
     }
 
 
-def fact_provenance(*, fact: Fact) -> dict:
+def fact_provenance(*, fact: Fact) -> dict[str, Any]:
     """The provenance answer for a fact already checked to be the caller's tenant's."""
     turn = Turn.objects.filter(pk=fact.source_turn_id).first() if fact.source_turn_id else None
     entries = list(fact_history(fact=fact))

@@ -6,11 +6,12 @@ from uuid import UUID
 
 from django.conf import settings
 from ninja import Field, Schema
-from pydantic.json_schema import JsonDict
+from pydantic.config import JsonDict
 
 from core.schemas import JSON_NUMBER, IsoDateTime, ObjectIn
 from facts.guard import MAX_ENTITY_CHARS, UNTRUSTED_TEXT_CHARS_REFUSED
-from facts.models import Category, Status
+from facts.models import Category, Fact, Status
+from facts.selectors import OutputLinks
 
 Confidence = Annotated[float, Field(ge=0.0, le=1.0), JSON_NUMBER]
 
@@ -94,32 +95,37 @@ class FactOut(Schema):
 
     # A fact may carry its links read in bulk (facts.selectors.attach_output_links).
     @staticmethod
-    def resolve_user_id(obj) -> str:
+    def resolve_user_id(obj: Fact) -> str:
         return obj.user.external_id
 
     @staticmethod
-    def resolve_source_turn_id(obj) -> str | None:
-        if links := getattr(obj, "output_links", None):
+    def resolve_source_turn_id(obj: Fact) -> str | None:
+        if links := _links(obj):
             return links.source_turn_id
-        return obj.source_turn.turn_id if obj.source_turn_id else None
+        return obj.source_turn.turn_id if obj.source_turn_id and obj.source_turn else None
 
     @staticmethod
-    def resolve_superseded_by(obj) -> UUID | None:
-        if links := getattr(obj, "output_links", None):
+    def resolve_superseded_by(obj: Fact) -> UUID | None:
+        if links := _links(obj):
             return links.superseded_by
-        return obj.superseded_by.uuid if obj.superseded_by_id else None
+        return obj.superseded_by.uuid if obj.superseded_by_id and obj.superseded_by else None
 
     @staticmethod
-    def resolve_replaces(obj) -> UUID | None:
-        if links := getattr(obj, "output_links", None):
+    def resolve_replaces(obj: Fact) -> UUID | None:
+        if links := _links(obj):
             return links.replaces
-        return obj.replaces.uuid if obj.replaces_id else None
+        return obj.replaces.uuid if obj.replaces_id and obj.replaces else None
 
     @staticmethod
-    def resolve_entities(obj) -> list[str]:
-        if links := getattr(obj, "output_links", None):
+    def resolve_entities(obj: Fact) -> list[str]:
+        if links := _links(obj):
             return links.entities
         return [tag.entity.name for tag in obj.entity_tags.all()]
+
+
+def _links(fact: Fact) -> OutputLinks | None:
+    links: OutputLinks | None = getattr(fact, "output_links", None)
+    return links
 
 
 # The form of a cursor (facts.selectors._encode_cursor); every value of it is a valid position.
@@ -153,8 +159,8 @@ class DeletedOut(Schema):
 class HistoryOut(Schema):
     fact_id: UUID = Field(..., alias="fact_uuid")
     action: str
-    before: dict | None
-    after: dict | None
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
     actor_kind: str
     actor_id: str
     source_turn_id: str

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from uuid import UUID
@@ -24,7 +24,7 @@ def attach_output_links(facts: list[Fact]) -> None:
     # Only facts that link to something need the join; a fact stored through the API, not
     # extracted from a turn, usually links to nothing, and then there is no query at all.
     linked = [f.pk for f in facts if f.superseded_by_id or f.replaces_id or f.source_turn_id]
-    links: dict[int, tuple] = {}
+    links: dict[int, tuple[UUID | None, UUID | None, str | None]] = {}
     turns: dict[int, TurnLink] = {}
     if linked:
         rows = Fact.objects.filter(pk__in=linked).values_list(
@@ -45,8 +45,7 @@ def attach_output_links(facts: list[Fact]) -> None:
     for fact_id, name in tags.values_list("fact_id", "entity__name"):
         names[fact_id].append(name)
     for fact in facts:
-        superseded_by, replaces, source_turn = links.get(fact.pk, (None, None, None))
-        fact.output_links = OutputLinks(superseded_by, replaces, source_turn, names[fact.pk])  # type: ignore[attr-defined]
+        fact.output_links = OutputLinks(*links.get(fact.pk, (None, None, None)), names[fact.pk])  # type: ignore[attr-defined]
         # Where it was said, for a recall hit's provenance (recall.answer), from the same read.
         fact.source_link = turns.get(fact.pk)  # type: ignore[attr-defined]
 
@@ -91,11 +90,11 @@ def _decode_cursor(cursor: str) -> tuple[datetime, int]:
 def fact_list(
     *,
     user: MemoryUser,
-    category=None,
-    status=None,
-    include_retired=False,
-    limit=50,
-    cursor=None,
+    category: str | None = None,
+    status: str | None = None,
+    include_retired: bool = False,
+    limit: int = 50,
+    cursor: str | None = None,
     size_of: Callable[[Fact], int] | None = None,
     max_bytes: int = 0,
 ) -> tuple[list[Fact], str | None]:
@@ -144,7 +143,7 @@ def pending_count(*, tenant: Tenant) -> int:
     return Fact.objects.pending().filter(tenant=tenant).count()
 
 
-def pending_counts(*, tenants) -> dict[UUID, int]:
+def pending_counts(*, tenants: Iterable[Tenant]) -> dict[UUID, int]:
     """pending_count for several tenants in one query, by tenant pk (absent: none waiting)."""
     rows = Fact.objects.pending().filter(tenant__in=tenants).values_list("tenant").annotate(n=Count("id"))
     return dict(rows.values_list("tenant", "n"))

@@ -7,6 +7,8 @@ here. The periodic tasks below call the services, so this module stands on top o
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery import shared_task
 
 from facts.extraction.chain import apply_extraction, call_extractor, extract_turn
@@ -34,7 +36,7 @@ def sweep_turns() -> int:
 
 
 @shared_task(name="facts.expire_episodes")
-def expire_episodes() -> dict:
+def expire_episodes() -> dict[str, Any]:
     """Periodic (CELERY_BEAT_SCHEDULE): the episode retention pass; nothing when it is off."""
     run = episodes_expire()
     return {} if run is None else {"turns": run.turns, "episodes": run.episodes}

@@ -11,8 +11,9 @@ from pydantic import StrictBool
 
 from core.schemas import ERRORS, IsoDateTime, ObjectIn, TurnId, UserId, client_id, errors
 from facts import services
-from facts.auth import require_scope
+from facts.auth import KeyRequest, require_scope
 from facts.extraction.status import extractor_state
+from facts.models import Turn
 from facts.services import turns
 
 router = Router(tags=["turns"])
@@ -77,7 +78,7 @@ class TurnOut(Schema):
     outcome: dict[str, Any]
 
 
-def _accepted(turn) -> dict:
+def _accepted(turn: Turn) -> dict[str, Any]:
     withheld = turns.withheld_reason(turn)
     forgot = None
     if withheld is not None and withheld.forgot_turn_id:
@@ -110,7 +111,7 @@ _TURN_LINKS = {
     response={202: TurnAccepted, 200: TurnAccepted, **ERRORS},
     openapi_extra={"responses": {202: _TURN_LINKS, 200: _TURN_LINKS}},
 )
-def post_turn(request, user_id: UserId, payload: TurnIn):
+def post_turn(request: KeyRequest, user_id: UserId, payload: TurnIn) -> Status[dict[str, Any]]:
     """Store a finished turn and extract facts from it in the background (202 at once).
 
     Posting the same turn_id again returns the stored turn (200) without queueing it twice.
@@ -123,14 +124,14 @@ def post_turn(request, user_id: UserId, payload: TurnIn):
 
 
 @router.get("/users/{user_id}/turns/{turn_id}", response={200: TurnOut, **errors(401, 403, 404)})
-def get_turn(request, user_id: UserId, turn_id: TurnId):
+def get_turn(request: KeyRequest, user_id: UserId, turn_id: TurnId) -> Turn:
     tenant = require_scope(request, "read")
     user = services.memory_user_get(tenant=tenant, user_id=user_id)
     return turns.turn_get(user=user, turn_id=turn_id)
 
 
 @router.post("/users/{user_id}/turns/{turn_id}/retry", response={202: TurnAccepted, **errors(401, 403, 404, 409)})
-def retry_turn(request, user_id: UserId, turn_id: TurnId):
+def retry_turn(request: KeyRequest, user_id: UserId, turn_id: TurnId) -> Status[dict[str, Any]]:
     """Queue a failed turn again; its messages were kept (409 if it is not failed)."""
     tenant = require_scope(request, "write")
     user = services.memory_user_get(tenant=tenant, user_id=user_id)

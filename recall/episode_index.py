@@ -25,11 +25,11 @@ def episode_documents(turn_ids: list[int], *, lock: bool = False) -> dict[int, D
     turns = Turn.objects.episodes().filter(pk__in=turn_ids)
     # Locked by primary key, like every locking read of a set (recall.index.live_documents).
     rows = with_answered(turns.select_for_update().order_by("pk") if lock else turns)
+    # `answered` is with_answered's annotation, which the type of a queryset of turns does not name.
+    fields = ("pk", "user_id", "user_input", "answered", "assistant_response")
     return {
         pk: document_of_text(pk, user_id, turn_keys.key_text(text, facts.get(pk, "")), exchange_of(answered, reply))
-        for pk, user_id, text, answered, reply in rows.values_list(
-            "pk", "user_id", "user_input", "answered", "assistant_response"
-        )
+        for pk, user_id, text, answered, reply in rows.values_list(*fields)
     }
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 import hashlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NotRequired, TypedDict
+from typing import NotRequired, TypedDict
 
 import numpy as np
 from django.conf import settings
@@ -22,9 +22,6 @@ from facts.models import Fact, Turn
 from recall import fts, vec
 from recall.embeddings import Embedder, embedder_for
 from recall.slots import configured_model
-
-if TYPE_CHECKING:  # django-stubs-ext is a lint tool (requirements-dev.txt)
-    from django_stubs_ext import WithAnnotations
 
 
 @dataclass(frozen=True)
@@ -80,13 +77,7 @@ def document_of_text(pk: int, user_id: int, text: str, context: str, body: str |
     return Document(pk, user_id, text if body is None else body, context, embed_text)
 
 
-class Answered(TypedDict):
-    """What with_answered adds to each turn."""
-
-    answered: str | None
-
-
-def with_answered(turns: QuerySet[Turn]) -> QuerySet[WithAnnotations[Turn, Answered]]:
+def with_answered(turns: QuerySet[Turn]) -> QuerySet[Turn]:
     """Each turn annotated with `answered`: the assistant message of the turn before it in its session."""
     before = (
         Turn.objects.filter(user_id=OuterRef("user_id"), session_id=OuterRef("session_id"))

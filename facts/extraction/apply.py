@@ -17,6 +17,7 @@ import time
 import uuid
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
@@ -53,7 +54,7 @@ def _parse_time(value: str | None) -> datetime | None:
         return None
 
 
-def idempotency_key(turn_pk: int, key: str, action: str, item: dict) -> str:
+def idempotency_key(turn_pk: int, key: str, action: str, item: dict[str, Any]) -> str:
     """docs/design.md §3: turn id + fact key + a hash of the action, stable across re-deliveries."""
     action_hash = hashlib.sha1(json.dumps([action, item], sort_keys=True).encode()).hexdigest()
     return hashlib.sha256(f"{turn_pk}|{key}|{action_hash}".encode()).hexdigest()
@@ -99,7 +100,7 @@ class Applier:
 
     # --- actions ---------------------------------------------------------------------------
 
-    def _store(self, item: dict, action: str, *, contradicts: Fact | None = None) -> None:
+    def _store(self, item: dict[str, Any], action: str, *, contradicts: Fact | None = None) -> None:
         key = item.get("key") or (contradicts.key if contradicts else "")
         category = item.get("category") or (contradicts.category if contradicts else "other")
         idem_item = {**item, "old": str(contradicts.uuid) if contradicts else None}
@@ -147,7 +148,7 @@ class Applier:
             if result.fact.is_live:
                 self.touched.append(result.fact)
 
-    def _expire(self, item: dict) -> None:
+    def _expire(self, item: dict[str, Any]) -> None:
         fact = self._resolve(item["id"])
         if fact is None:
             return
@@ -169,7 +170,7 @@ class Applier:
             return
         self.outcome["expired"].append(str(fact.uuid))
 
-    def _checked_entities(self, item: dict) -> list[str] | None:
+    def _checked_entities(self, item: dict[str, Any]) -> list[str] | None:
         """The item's entity names the floor lets through; a refused name is dropped, its fact kept."""
         kept = []
         for name in item.get("entities") or []:
@@ -179,7 +180,7 @@ class Applier:
                 self.outcome["rejected"].append({"text_excerpt": str(name)[:120], "rule": exc.rule})
         return kept or None
 
-    def _edge(self, item: dict) -> None:
+    def _edge(self, item: dict[str, Any]) -> None:
         relation = normalise_relation(item["relation"])
         try:
             for text in (item["src"], item["dst"], item["relation"]):
@@ -225,7 +226,7 @@ class Applier:
         )
         return next((f for f in reversed(self.touched) if f.pk in tagged), None)
 
-    def run(self, reply: dict) -> dict:
+    def run(self, reply: dict[str, Any]) -> dict[str, Any]:
         for item in reply.get("supersede", []):
             old = self._resolve(item["id"])
             # An unknown id loses only the link: the statement is still kept, as an add
@@ -243,7 +244,7 @@ class Applier:
         return self.outcome
 
 
-def _summary(outcome: dict) -> str:
+def _summary(outcome: dict[str, Any]) -> str:
     if any(outcome[k] for k in ("added", "superseded", "expired", "pending", "duplicates")) or outcome["edges"]:
         return ""
     if outcome["rejected"]:

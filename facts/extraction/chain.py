@@ -79,7 +79,7 @@ def extract_turn(turn_pk: int, enqueued_at: float | None = None) -> None:
     soft_time_limit=settings.MEMORY_LLM_WORST_CASE_SECONDS + 30,
     time_limit=settings.MEMORY_LLM_WORST_CASE_SECONDS + 60,
 )
-def call_extractor(job: dict) -> None:
+def call_extractor(job: dict[str, Any]) -> None:
     """`job`: a Job's message (facts.extraction.job), as every version of extract_turn sent it."""
     # Touches no database: this may run on an LLM-only machine.
     prepared = Job.from_message(job)
@@ -111,6 +111,6 @@ def extract(job: Job) -> Result:
 
 
 @shared_task(name="facts.apply_extraction", acks_late=True, **DATABASE_RETRY)
-def apply_extraction(job: dict, result: dict) -> None:
+def apply_extraction(job: dict[str, Any], result: dict[str, Any]) -> None:
     """`job` and `result`: their messages (facts.extraction.job), as every version sent them."""
     apply(Job.from_message(job), Result.from_message(result))

@@ -20,6 +20,7 @@ from openai.types.chat import ChatCompletionMessageParam
 
 from facts.extraction import prompt, rules
 from facts.extraction.job import Job
+from facts.extraction.prompt import ChatMessage
 from facts.extraction.schema import InvalidReply, parse_reply
 
 log = logging.getLogger(__name__)
@@ -35,7 +36,7 @@ class ExtractionFailed(Exception):
 
 @dataclass
 class CallResult:
-    reply: dict
+    reply: dict[str, Any]
     extractor: str  # "llm:<model>" or "rules"
     llm_ms: float = 0.0
     tries: int = 0
@@ -47,7 +48,7 @@ def llm_configured() -> bool:
     return bool(settings.OPENAI_API_KEY)
 
 
-_clients: dict[tuple, openai.OpenAI] = {}
+_clients: dict[tuple[str, str, float], openai.OpenAI] = {}
 
 
 def _client() -> openai.OpenAI:
@@ -68,7 +69,7 @@ def _is_transient(exc: Exception) -> bool:
     return isinstance(exc, openai.APIStatusError) and exc.status_code >= 500
 
 
-def _complete(client: openai.OpenAI, messages: list[dict], result: CallResult) -> str:
+def _complete(client: openai.OpenAI, messages: list[ChatMessage], result: CallResult) -> str:
     """One completion, retried on transient errors; returns the reply text."""
     tries = max(1, settings.MEMORY_LLM_MAX_TRIES)
     extra: dict[str, Any] = {"response_format": {"type": "json_object"}} if settings.MEMORY_LLM_JSON_MODE else {}
@@ -109,7 +110,7 @@ def _describe(exc: Exception) -> str:
     return type(exc).__name__
 
 
-def run_llm(messages: list[dict]) -> CallResult:
+def run_llm(messages: list[ChatMessage]) -> CallResult:
     """Ask the model; validate; re-ask once when the reply is invalid."""
     result = CallResult(reply={}, extractor=f"llm:{settings.MEMORY_LLM_MODEL}")
     client = _client()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -52,10 +53,10 @@ def _window(turn: Turn) -> list[Turn]:
     return [*reversed(picked), turn]
 
 
-def _live_facts(user_id: int) -> tuple[list[dict], dict[str, str]]:
+def _live_facts(user_id: int) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """Live facts for the prompt, most recently mentioned first, within the character cap."""
     budget = settings.MEMORY_EXTRACTION_FACTS_CHARS
-    facts: list[dict] = []
+    facts: list[dict[str, Any]] = []
     refs: dict[str, str] = {}
     rows = (
         Fact.objects.live()

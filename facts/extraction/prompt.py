@@ -6,6 +6,11 @@ a re-ask. Inputs arrive in the task message prepared on the database host.
 
 from __future__ import annotations
 
+from typing import Any
+
+# A chat message as the OpenAI-compatible API takes it: {"role": ..., "content": ...}.
+ChatMessage = dict[str, str]
+
 SYSTEM_PROMPT = """\
 You maintain a long-term memory about one person (called "User") for an assistant.
 You read the newest conversation messages and decide which durable facts about User
@@ -55,7 +60,7 @@ Field rules:
 """
 
 
-def render_facts(facts: list[dict]) -> str:
+def render_facts(facts: list[dict[str, Any]]) -> str:
     if not facts:
         return "(none yet)"
     lines = []
@@ -65,7 +70,7 @@ def render_facts(facts: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def render_messages(messages: list[dict]) -> str:
+def render_messages(messages: list[dict[str, Any]]) -> str:
     blocks = []
     for msg in messages:
         lines = [f"--- message at {msg['occurred_at']} ---", f"User: {msg['user']}"]
@@ -75,7 +80,7 @@ def render_messages(messages: list[dict]) -> str:
     return "\n\n".join(blocks)
 
 
-def build_messages(*, facts: list[dict], messages: list[dict], now: str) -> list[dict]:
+def build_messages(*, facts: list[dict[str, Any]], messages: list[dict[str, Any]], now: str) -> list[ChatMessage]:
     """The chat messages of one extraction call."""
     user = (
         f"Timestamp of the newest message: {now}\n\n"
@@ -86,7 +91,7 @@ def build_messages(*, facts: list[dict], messages: list[dict], now: str) -> list
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
 
 
-def reask_messages(messages: list[dict], bad_reply: str, problem: str) -> list[dict]:
+def reask_messages(messages: list[ChatMessage], bad_reply: str, problem: str) -> list[ChatMessage]:
     """The conversation again, with the invalid reply and what was wrong with it."""
     return [
         *messages,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
 # An object phrase: up to six words, cut at a clause boundary.
@@ -23,7 +24,7 @@ _END = (
 )
 
 
-def _rule(pattern: str) -> re.Pattern:
+def _rule(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern + _OBJ + _END, re.IGNORECASE)
 
 
@@ -71,7 +72,8 @@ def _about_the_user(obj: str) -> bool:
 
 
 # (pattern, builder(obj) -> (text, key, category, entities, relation))
-_RULES: list[tuple[re.Pattern, Callable[[str], tuple]]] = [
+Built = tuple[str, str, str, list[str], str | None]
+_RULES: list[tuple[re.Pattern[str], Callable[[str], Built]]] = [
     (
         _rule(r"\b(?:my name is|my name's|call me|i am called|i'm called)\s+"),
         lambda o: (f"User's name is {o}.", "name", "identity", [o], None),
@@ -127,10 +129,10 @@ def _article(obj: str) -> str:
     return f"an {obj}" if obj[:1].lower() in "aeiou" else f"a {obj}"
 
 
-def extract(user_texts: list[str]) -> dict:
+def extract(user_texts: list[str]) -> dict[str, Any]:
     """A reply dict (add/supersede/expire/edges) for the user's own messages, oldest first."""
-    adds: dict[str, dict] = {}  # by key: a later statement of the same slot wins
-    edges: list[dict] = []
+    adds: dict[str, dict[str, Any]] = {}  # by key: a later statement of the same slot wins
+    edges: list[dict[str, Any]] = []
     for text in user_texts:
         for sentence in _SENTENCE.split(text or ""):
             sentence = sentence.strip().replace("\u2019", "'")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import datetime
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -36,11 +37,12 @@ class InvalidReply(ValueError):
     """The model's reply is not the JSON object we asked for; the message says why (fed back on re-ask)."""
 
 
+# The "before" validators below see the model's reply as parsed JSON, any value at all: Any.
 class _Item(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     @staticmethod
-    def _time(value):
+    def _time(value: Any) -> str | None:
         # A time the model could not resolve is dropped, not fatal: the fact still holds.
         if value in (None, ""):
             return None
@@ -59,12 +61,12 @@ class FactItem(_Item):
 
     @field_validator("key", mode="before")
     @classmethod
-    def _key(cls, value):
+    def _key(cls, value: Any) -> str:
         return "" if value is None else str(value)
 
     @field_validator("category", mode="before")
     @classmethod
-    def _category(cls, value):
+    def _category(cls, value: Any) -> str | None:
         value = str(value or "").strip().lower()
         if not value:
             return None
@@ -72,7 +74,7 @@ class FactItem(_Item):
 
     @field_validator("entities", mode="before")
     @classmethod
-    def _entities(cls, value):
+    def _entities(cls, value: Any) -> list[str]:
         if value is None:
             return []
         if isinstance(value, str):
@@ -82,7 +84,7 @@ class FactItem(_Item):
 
     @field_validator("confidence", mode="before")
     @classmethod
-    def _confidence(cls, value):
+    def _confidence(cls, value: Any) -> float | None:
         if value is None or value == "":
             return None
         try:
@@ -97,7 +99,7 @@ class AddItem(FactItem):
 
     @field_validator("valid_from", "event_time", mode="before")
     @classmethod
-    def _times(cls, value):
+    def _times(cls, value: Any) -> str | None:
         return cls._time(value)
 
 
@@ -106,7 +108,7 @@ class SupersedeItem(FactItem):
 
     @field_validator("id", mode="before")
     @classmethod
-    def _id(cls, value):
+    def _id(cls, value: Any) -> str | None:
         return str(value).strip() if value is not None else value
 
 
@@ -117,17 +119,17 @@ class ExpireItem(_Item):
 
     @field_validator("id", mode="before")
     @classmethod
-    def _id(cls, value):
+    def _id(cls, value: Any) -> str | None:
         return str(value).strip() if value is not None else value
 
     @field_validator("valid_to", mode="before")
     @classmethod
-    def _valid_to(cls, value):
+    def _valid_to(cls, value: Any) -> str | None:
         return cls._time(value)
 
     @field_validator("reason", mode="before")
     @classmethod
-    def _reason(cls, value):
+    def _reason(cls, value: Any) -> str:
         return str(value or "")[:500]
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 
 from facts.models import Turn
 
 
-def _configured_here() -> dict:
+def _configured_here() -> dict[str, Any]:
     queues = {"db": settings.MEMORY_QUEUE_DB, "llm": settings.MEMORY_QUEUE_LLM}
     if settings.OPENAI_API_KEY:
         return {
@@ -26,7 +28,7 @@ def _configured_here() -> dict:
     }
 
 
-def _reported_by_workers() -> dict | None:
+def _reported_by_workers() -> dict[str, Any] | None:
     """What the extraction workers last ran, from the newest turn that recorded it.
 
     The LLM worker decides (its own OPENAI_API_KEY), and its result carries the
@@ -40,7 +42,7 @@ def _reported_by_workers() -> dict | None:
     return {"extractor": name, "at": row["finished_at"].isoformat() if row["finished_at"] else None}
 
 
-def extractor_state() -> dict:
+def extractor_state() -> dict[str, Any]:
     """The extractor the workers actually ran (newest turn), else what this host's settings say."""
     here = _configured_here()
     reported = _reported_by_workers()

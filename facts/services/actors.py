@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from facts.models import ActorKind
+from django.contrib.auth.base_user import AbstractBaseUser
+
+from facts.models import ActorKind, ApiKey
 
 
 @dataclass(frozen=True)
@@ -13,11 +15,11 @@ class Actor:
     id: str = ""
 
     @classmethod
-    def api_key(cls, key) -> Actor:
+    def api_key(cls, key: ApiKey) -> Actor:
         return cls(ActorKind.API_KEY, f"{key.name}:{key.prefix}")
 
     @classmethod
-    def staff(cls, user) -> Actor:
+    def staff(cls, user: AbstractBaseUser) -> Actor:
         return cls(ActorKind.STAFF, user.get_username())
 
     @classmethod

@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Sum
+from django.db.models import QuerySet, Sum
 from django.db.models.functions import Length
 
 from core.errors import Rejected
@@ -43,7 +43,7 @@ def check_value_json(value: Any) -> None:
         )
 
 
-def _used(meter) -> int:
+def _used(meter: QuerySet[Any]) -> int:
     text = meter.aggregate(n=Sum(Length("text")))["n"] or 0
     # Read back and measured here rather than in SQL: SQLite keeps the JSON text Django wrote,
     # PostgreSQL's jsonb prints its own; one measure for both engines. The budget bounds it.

@@ -6,6 +6,7 @@ import logging
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from django.db import transaction
 from django.db.models import F
@@ -17,7 +18,7 @@ from facts.signals import episodes_withdrawn, facts_changed, index_dirty
 logger = logging.getLogger(__name__)
 
 
-def snapshot(fact: Fact, *, with_text: bool = True) -> dict:
+def snapshot(fact: Fact, *, with_text: bool = True) -> dict[str, Any]:
     data = {
         "id": str(fact.uuid),
         "key": fact.key,
@@ -34,7 +35,15 @@ def snapshot(fact: Fact, *, with_text: bool = True) -> dict:
     return data
 
 
-def record(fact: Fact, action: str, actor: Actor, *, before=None, after=None, reason: str = "") -> None:
+def record(
+    fact: Fact,
+    action: str,
+    actor: Actor,
+    *,
+    before: dict[str, Any] | None = None,
+    after: dict[str, Any] | None = None,
+    reason: str = "",
+) -> None:
     """Append the FactHistory entry of one change."""
     FactHistory.objects.create(
         tenant_id=fact.tenant_id,

@@ -33,7 +33,7 @@ def fact_supersede(
     key: str | None = None,
     confidence: float | None = None,
     entities: list[str] | None = None,
-    source_turn=None,
+    source_turn: Turn | None = None,
     source_excerpt: str = "",
     reason: str = "replaced",
 ) -> Fact:

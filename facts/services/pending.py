@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -29,7 +31,7 @@ def supersede_target(fact: Fact) -> Fact | None:
     return None
 
 
-def _claim_pending(fact: Fact, new_status: str, now) -> Fact:
+def _claim_pending(fact: Fact, new_status: str, now: datetime) -> Fact:
     # Compare-and-set: when two staff decide at once, only one update matches.
     claimed = Fact.objects.filter(pk=fact.pk, status=Status.PENDING).update(status=new_status, updated_at=now)
     if claimed != 1:

@@ -5,7 +5,8 @@ counts only."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
+from uuid import UUID
 
 from django.conf import settings
 from django.db import transaction
@@ -19,7 +20,7 @@ from facts.signals import facts_changed, index_dirty
 _FINISHED = (TurnState.DONE, TurnState.SKIPPED, TurnState.FAILED)
 
 
-def episodes_expire(*, days: int | None = None, now=None) -> RetentionRun | None:
+def episodes_expire(*, days: int | None = None, now: datetime | None = None) -> RetentionRun | None:
     """Delete the finished turns that occurred more than `days` ago; None when retention is off."""
     days = settings.MEMORY_EPISODE_RETENTION_DAYS if days is None else days
     if days is None:
@@ -38,7 +39,7 @@ def episodes_expire(*, days: int | None = None, now=None) -> RetentionRun | None
     return run
 
 
-def _announce(rows: list[tuple], facts: list[tuple]) -> None:
+def _announce(rows: list[tuple[int, int, UUID]], facts: list[tuple[int, int]]) -> None:
     """In the transaction: the episode index drops the turns and the fact index marks their
     facts, which lose the turns' exchange; after commit, facts_changed."""
     by_user: dict[int, list[int]] = {}

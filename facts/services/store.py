@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+from uuid import UUID
 
 from django.db import transaction
 from django.db.models import Q
@@ -51,7 +52,7 @@ class FactDraft:
     source_excerpt: str = ""
 
 
-def fact_get(*, tenant: Tenant, fact_id) -> Fact:
+def fact_get(*, tenant: Tenant, fact_id: UUID) -> Fact:
     fact = Fact.objects.select_related("user", "superseded_by", "replaces").filter(tenant=tenant, uuid=fact_id).first()
     if fact is None:
         raise NotFound("Fact not found.")
@@ -80,9 +81,9 @@ def fact_store(
     confidence: float | None = None,
     valid_from: datetime | None = None,
     event_time: datetime | None = None,
-    value_json=None,
+    value_json: Any = None,
     entities: list[str] | None = None,
-    source_turn=None,
+    source_turn: Turn | None = None,
     source_excerpt: str = "",
     idempotency_key: str | None = None,
     contradicts: Fact | None = None,
@@ -172,7 +173,9 @@ def _duplicate_and_contradicted(
 _NOT_RETIRED = (Status.ACTIVE, Status.PENDING)
 
 
-def _insert_or_hold(user: MemoryUser, draft: FactDraft, actor: Actor, now, *, current: Fact | None) -> StoreResult:
+def _insert_or_hold(
+    user: MemoryUser, draft: FactDraft, actor: Actor, now: datetime, *, current: Fact | None
+) -> StoreResult:
     """Insert the draft (superseding `current`), or hold it for staff when the policy says so."""
     # A change held for staff is metered as if it were applied: approving it must fit too.
     freed = fact_chars(current) if current and same_meter(current.category, draft.category) else 0
@@ -198,10 +201,10 @@ def insert_fact(
     draft: FactDraft,
     actor: Actor,
     *,
-    now,
-    status=Status.ACTIVE,
+    now: datetime,
+    status: str = Status.ACTIVE,
     replaces: Fact | None = None,
-    chain_id=None,
+    chain_id: UUID | None = None,
 ) -> Fact:
     fact = Fact(
         tenant_id=user.tenant_id,
@@ -236,7 +239,7 @@ def insert_fact(
     return fact
 
 
-def _refresh(fact: Fact, actor: Actor, confidence: float | None, now) -> Fact:
+def _refresh(fact: Fact, actor: Actor, confidence: float | None, now: datetime) -> Fact:
     before = snapshot(fact)
     fact.mention_count += 1
     fact.last_mentioned_at = now
@@ -247,7 +250,7 @@ def _refresh(fact: Fact, actor: Actor, confidence: float | None, now) -> Fact:
     return fact
 
 
-def retire_superseded(old: Fact, new: Fact, actor: Actor, now, *, reason: str) -> None:
+def retire_superseded(old: Fact, new: Fact, actor: Actor, now: datetime, *, reason: str) -> None:
     """Mark `old` superseded by `new` (which is already saved), with its edges."""
     before = snapshot(old)
     old.status = Status.SUPERSEDED

@@ -16,6 +16,7 @@ import time
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -146,13 +147,13 @@ def withheld_reason(turn: Turn) -> Withheld | None:
     return Withheld(reason, outcome.get("forgot_turn_id"), int(outcome.get("forgot_facts") or 0))
 
 
-def _digest(fields: dict) -> str:
+def _digest(fields: dict[str, Any]) -> str:
     """Keyed, so a withheld turn's short words cannot be found by hashing guesses."""
     content = json.dumps([fields["session_id"], fields["user_input"], fields["assistant_response"]])
     return hmac.new(settings.SECRET_KEY.encode(), content.encode(), hashlib.sha256).hexdigest()
 
 
-def _insert_withheld(user: MemoryUser, fields: dict, reason: str) -> Turn:
+def _insert_withheld(user: MemoryUser, fields: dict[str, Any], reason: str) -> Turn:
     """The turn id, its session and time, and a digest: what idempotency needs, no words."""
     return Turn.objects.create_withheld(fields=fields, user=user, digest=_digest(fields), reason=reason)
 
@@ -176,7 +177,9 @@ def _forget_previous(turn: Turn) -> None:
     turn.outcome = outcome
 
 
-def _turn_fields(session_id, user_input, turn_id, assistant_response, occurred_at) -> dict:
+def _turn_fields(
+    session_id: str | None, user_input: str, turn_id: str | None, assistant_response: str, occurred_at: datetime | None
+) -> dict[str, Any]:
     """The turn's columns, checked (Rejected names the rule); nothing is read or written."""
     # Surrounding spaces are not part of a session or turn id (a user id is taken as given).
     session_id = validate_id((session_id or "").strip(), "session_id")
@@ -192,7 +195,7 @@ def _turn_fields(session_id, user_input, turn_id, assistant_response, occurred_a
     }
 
 
-def _stored(user: MemoryUser, fields: dict) -> Turn | None:
+def _stored(user: MemoryUser, fields: dict[str, Any]) -> Turn | None:
     """The turn already stored under this turn_id: a client retrying its POST gets it back;
     different content (session, either message) under the same id is a conflict. The time is
     not compared: a retry without occurred_at is stamped anew."""
@@ -211,7 +214,7 @@ def _stored(user: MemoryUser, fields: dict) -> Turn | None:
     return existing
 
 
-def _insert(user: MemoryUser, fields: dict) -> Turn:
+def _insert(user: MemoryUser, fields: dict[str, Any]) -> Turn:
     turn = Turn.objects.create(tenant_id=user.tenant_id, user=user, **fields)
     enqueue(turn)
     return turn
@@ -237,7 +240,11 @@ def turn_retry(*, turn: Turn) -> Turn:
 
 
 def turns_requeue(
-    *, stuck_for: timedelta | None, tenant=None, attempts_cap: int | None = None, now: datetime | None = None
+    *,
+    stuck_for: timedelta | None,
+    tenant: Tenant | None = None,
+    attempts_cap: int | None = None,
+    now: datetime | None = None,
 ) -> int:
     """Queue again what nobody will: failed turns, and (with `stuck_for`) turns queued or
     extracting for that long since their last start (or their creation), which is longer

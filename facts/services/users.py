@@ -78,7 +78,8 @@ def holding(user: MemoryUser) -> Iterator[str]:
 
 def held_mode(user: MemoryUser) -> str | None:
     """The memory mode of a user this thread holds in a `holding` block, else None."""
-    return _held.__dict__.get("users", {}).get(user.pk)
+    held: dict[int, str] = _held.__dict__.get("users", {})
+    return held.get(user.pk)
 
 
 def note_held_mode(user: MemoryUser, mode: str) -> None:

@@ -37,7 +37,8 @@ PRODUCTION = MEMORY_ENV == "production"
 
 def _secret_key() -> str:
     """SECRET_KEY from the environment, else (not in production) one generated once per install."""
-    if key := env.str("SECRET_KEY", default=""):
+    key: str = env.str("SECRET_KEY", default="")  # django-environ is untyped
+    if key:
         return key
     if PRODUCTION:
         # A key generated on one host would differ between hosts and change on a

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
-from django.core.management.base import BaseCommand, CommandError
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from facts.models import SCOPES, ApiKey, Tenant
 
@@ -8,12 +10,12 @@ from facts.models import SCOPES, ApiKey, Tenant
 class Command(BaseCommand):
     help = "Create a tenant and its first API key. Prints tenant_id=… and api_key=… (the key is shown only once)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("name")
         parser.add_argument("--key-name", default="default")
         parser.add_argument("--scopes", default=",".join(SCOPES), help="Comma-separated: read,write,admin")
 
-    def handle(self, *args, name: str, key_name: str, scopes: str, **options):
+    def handle(self, *args: Any, name: str, key_name: str, scopes: str, **options: Any) -> None:
         wanted = [s.strip() for s in scopes.split(",") if s.strip()]
         unknown = sorted(set(wanted) - set(SCOPES))
         if not wanted or unknown:

@@ -3,10 +3,11 @@ from __future__ import annotations
 import secrets
 from contextlib import suppress
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
 from core.private_files import private_text
 from facts.models import ApiKey, Tenant, hash_api_key
@@ -22,13 +23,13 @@ class Command(BaseCommand):
         "start unless --rotate-key) and a fresh staff password."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--url", default="http://127.0.0.1:8000")
         parser.add_argument(
             "--rotate-key", action="store_true", help="Revoke the demo key and print a new one (make run ROTATE_KEY=1)."
         )
 
-    def handle(self, *args, url: str, rotate_key: bool = False, **options):
+    def handle(self, *args: Any, url: str, rotate_key: bool = False, **options: Any) -> None:
         tenant, _ = Tenant.objects.get_or_create(name="demo")
         key_file = Path(settings.VAR_DIR) / KEY_FILE
         raw = None if rotate_key else _kept_key(tenant, key_file)

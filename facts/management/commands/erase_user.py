@@ -1,8 +1,9 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from facts import privacy
 from facts.management.tenants import tenant_from_arg
@@ -17,12 +18,12 @@ class Command(BaseCommand):
         "--dry-run prints what would be erased and changes nothing."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--tenant", required=True, help="tenant id (uuid) or exact tenant name")
         parser.add_argument("user_id", help="the tenant's own id of the user")
         parser.add_argument("--dry-run", action="store_true", help="only count what would be erased")
 
-    def handle(self, *args, tenant: str, user_id: str, dry_run: bool, **options):
+    def handle(self, *args: Any, tenant: str, user_id: str, dry_run: bool, **options: Any) -> None:
         found = tenant_from_arg(tenant, by_name=True)
         user = MemoryUser.objects.filter(tenant=found, external_id=user_id).first()
         if user is None:

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
-from django.core.management.base import BaseCommand, CommandError
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from facts.management.tenants import tenant_from_arg
 from facts.models import SCOPES, ApiKey
@@ -9,13 +11,15 @@ from facts.models import SCOPES, ApiKey
 class Command(BaseCommand):
     help = "Issue another API key for a tenant (printed once as api_key=…), or revoke one by its prefix."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("tenant_id")
         parser.add_argument("--key-name", default="default")
         parser.add_argument("--scopes", default=",".join(SCOPES))
         parser.add_argument("--revoke", metavar="PREFIX", help="Revoke the tenant's key with this prefix instead")
 
-    def handle(self, *args, tenant_id: str, key_name: str, scopes: str, revoke: str | None, **options):
+    def handle(
+        self, *args: Any, tenant_id: str, key_name: str, scopes: str, revoke: str | None, **options: Any
+    ) -> None:
         tenant = tenant_from_arg(tenant_id)
         if revoke:
             keys = list(ApiKey.objects.filter(tenant=tenant, prefix=revoke, revoked_at__isnull=True))

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from facts.management.tenants import tenant_from_arg
 from facts.services.turns import turns_requeue
@@ -18,11 +19,11 @@ class Command(BaseCommand):
         "re-queued turn never doubles."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--tenant", help="only this tenant (id)")
         parser.add_argument("--stuck-minutes", type=int, help="also re-queue turns unfinished for this long")
 
-    def handle(self, *args, tenant=None, stuck_minutes=None, **options):
+    def handle(self, *args: Any, tenant: str | None = None, stuck_minutes: int | None = None, **options: Any) -> None:
         scope = tenant_from_arg(tenant) if tenant else None
         if stuck_minutes is not None and stuck_minutes < 1:
             raise CommandError("--stuck-minutes must be at least 1.")
