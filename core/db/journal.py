@@ -130,20 +130,20 @@ def _xor(a: bytes, b: bytes) -> bytes:
     return bytes(x ^ y for x, y in zip(a, b, strict=True))
 
 
-def _note_key(cursor, mark: str, key: bytes) -> None:
+def _note_key(cursor: Any, mark: str, key: bytes) -> None:
     cursor.execute(
         f"INSERT INTO erasure_journal_meta (name, value) VALUES ({mark}, '') ON CONFLICT (name) DO NOTHING",
         [f"key {_check_of(key)}"],
     )
 
 
-def _meta(cursor, mark: str, name: str) -> str | None:
+def _meta(cursor: Any, mark: str, name: str) -> str | None:
     cursor.execute(f"SELECT value FROM erasure_journal_meta WHERE name = {mark}", [name])
     row = cursor.fetchone()
     return None if row is None else str(row[0])
 
 
-def _move_legacy_key(conn, mark: str, dialect: JournalDialect) -> None:
+def _move_legacy_key(conn: Any, mark: str, dialect: JournalDialect) -> None:
     """A journal written before the key left it: keep its name (identity) and its key, the
     latter only wrapped under this process's key (its entries' hashes need it), then drop it."""
     cursor = conn.cursor()
@@ -179,7 +179,7 @@ def _identity_of(legacy: bytes) -> str:
     return hashlib.sha256(b"journal:" + legacy).hexdigest()[:16]
 
 
-def _legacy_keys(cursor, mark: str) -> list[bytes]:
+def _legacy_keys(cursor: Any, mark: str) -> list[bytes]:
     if (value := _meta(cursor, mark, "legacy")) is None:
         return []
     stored = json.loads(value)

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import OperationalError, connection
+from django.db.backends.utils import CursorWrapper
 from django.utils import timezone
 
 from core.engine import PassReport
@@ -294,7 +295,9 @@ def relations_to_rewrite(users: set[int] | None) -> list[Relation]:
     return sorted(relations, key=lambda r: order[r.name])
 
 
-def _users_in(cursor, table: str, modulus: int, remainder: int, users: set[int] | None) -> frozenset[int] | None:
+def _users_in(
+    cursor: CursorWrapper, table: str, modulus: int, remainder: int, users: set[int] | None
+) -> frozenset[int] | None:
     """Which of `users` hash into this partition (PostgreSQL's own hash of the bigint key)."""
     if users is None:
         return None

@@ -19,7 +19,7 @@ from recall.engines import portable
 from recall.tables import FACTS, Tables
 
 
-def _literal(vector) -> str:
+def _literal(vector: bytes | memoryview | np.ndarray | list[float]) -> str:
     """pgvector's text form of a float32 vector (blob bytes or an array)."""
     values = np.frombuffer(vector, dtype=np.float32) if isinstance(vector, bytes | memoryview) else vector
     return "[" + ",".join(f"{float(v):.9g}" for v in np.asarray(values, dtype=np.float32)) + "]"

@@ -13,7 +13,7 @@ import contextlib
 import os
 import shutil
 import sqlite3  # sqlean, installed as sqlite3 by core.sqlite_driver
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
@@ -81,7 +81,7 @@ def check_integrity(path: Path) -> None:
 SIDE_FILES = ("-wal", "-shm", ".writers", ".in-use")
 
 
-def _unlink(paths) -> None:
+def _unlink(paths: Iterable[Path | str]) -> None:
     for path in paths:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(path)
