@@ -20,7 +20,7 @@ from core.errors import NotFound, Rejected
 from core.schemas import IsoDateTime
 from facts import privacy, selectors, services
 from facts.extraction.status import extractor_state
-from facts.models import Category, Fact
+from facts.models import Category, Fact, Turn
 from facts.services import memory_mode, turns
 from mcp_server.caller import actor, tenant_with_scope
 from mcp_server.render import episode_json, fact_json, history_json
@@ -53,48 +53,54 @@ def _owned_fact(user_id: str, memory_id: str, scope: str) -> Fact:
     return fact
 
 
+# add_memory's parameters: their descriptions are what an assistant reads in the tool's schema.
+TurnText = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=20_000,
+        description="What the user said in this turn (or, with store_directly, the one fact to keep).",
+    ),
+]
+StoreDirectly = Annotated[
+    bool,
+    Field(
+        description="false (default): treat `text` as a conversation turn; facts are extracted from it in "
+        "the background. true: store `text` itself as one memory now (a short, self-contained statement "
+        "about the user, e.g. 'Prefers metric units')."
+    ),
+]
+AssistantResponse = Annotated[
+    str, Field(max_length=20_000, description="Your reply in the same turn (context for extraction only).")
+]
+SessionId = Annotated[str, Field(min_length=1, max_length=128, description="The conversation this turn belongs to.")]
+DirectCategory = Annotated[Category | None, Field(description="With store_directly: the kind of fact (default other).")]
+DirectKey = Annotated[
+    str | None,
+    Field(
+        max_length=64,
+        description="With store_directly: a stable slot such as 'home_city'; a new value for the same "
+        "key supersedes the old one (kept in history).",
+    ),
+]
+Remember = Annotated[
+    bool,
+    Field(
+        description="false: do not remember this turn (the user asked, or your application decided): nothing "
+        "is extracted and its words are not kept. Not with store_directly."
+    ),
+]
+
+
 def add_memory(
     user_id: UserId,
-    text: Annotated[
-        str,
-        Field(
-            min_length=1,
-            max_length=20_000,
-            description="What the user said in this turn (or, with store_directly, the one fact to keep).",
-        ),
-    ],
-    store_directly: Annotated[
-        bool,
-        Field(
-            description="false (default): treat `text` as a conversation turn; facts are extracted from it in "
-            "the background. true: store `text` itself as one memory now (a short, self-contained statement "
-            "about the user, e.g. 'Prefers metric units')."
-        ),
-    ] = False,
-    assistant_response: Annotated[
-        str, Field(max_length=20_000, description="Your reply in the same turn (context for extraction only).")
-    ] = "",
-    session_id: Annotated[
-        str, Field(min_length=1, max_length=128, description="The conversation this turn belongs to.")
-    ] = "mcp",
-    category: Annotated[
-        Category | None, Field(description="With store_directly: the kind of fact (default other).")
-    ] = None,
-    key: Annotated[
-        str | None,
-        Field(
-            max_length=64,
-            description="With store_directly: a stable slot such as 'home_city'; a new value for the same "
-            "key supersedes the old one (kept in history).",
-        ),
-    ] = None,
-    remember: Annotated[
-        bool,
-        Field(
-            description="false: do not remember this turn (the user asked, or your application decided): nothing "
-            "is extracted and its words are not kept. Not with store_directly."
-        ),
-    ] = True,
+    text: TurnText,
+    store_directly: StoreDirectly = False,
+    assistant_response: AssistantResponse = "",
+    session_id: SessionId = "mcp",
+    category: DirectCategory = None,
+    key: DirectKey = None,
+    remember: Remember = True,
 ) -> dict[str, Any]:
     """Remember something about the user.
 
@@ -119,6 +125,11 @@ def add_memory(
         assistant_response=assistant_response,
         remember=remember,
     )
+    return _turn_answer(turn, created)
+
+
+def _turn_answer(turn: Turn, created: bool) -> dict[str, Any]:
+    """What add_memory says of a posted turn: its state, and whether it will be remembered."""
     turn.refresh_from_db()  # extraction may already have run (an eager worker)
     answer = {"turn_id": turn.turn_id, "status": turn.state, "created": created}
     withheld = turns.withheld_reason(turn)
