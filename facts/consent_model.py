@@ -30,7 +30,7 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from django.conf import settings
@@ -53,8 +53,16 @@ CLASSIFIER = -1
 
 _lock = threading.Lock()
 _loaded: dict[str, Model] = {}
-_state: dict = {"last_error": None, "last_error_at": None, "last_ok_at": None}
-_embedder_for: Callable[[str], Any] | None = None
+_state: dict[str, Any] = {"last_error": None, "last_error_at": None, "last_ok_at": None}
+
+
+class Embeds(Protocol):
+    """What this reader asks of an embedding model (recall's embedders have it)."""
+
+    def embed(self, texts: list[str]) -> np.ndarray: ...
+
+
+_embedder_for: Callable[[str], Embeds] | None = None
 
 
 # A word, with its apostrophe dropped ("don't" and "dont" are one word to this reader).
@@ -95,7 +103,8 @@ class Model:
         return features(texts, vectors, self.gram_bits, self.gram_weight)
 
     def scores(self, features: np.ndarray) -> np.ndarray:
-        return 1.0 / (1.0 + np.exp(-(features @ self.weights + self.bias)))
+        scores: np.ndarray = 1.0 / (1.0 + np.exp(-(features @ self.weights + self.bias)))
+        return scores
 
 
 def _pieces_in(user_input: str) -> list[tuple[str, str]]:
@@ -129,7 +138,7 @@ def kind_of(sentence: str) -> str:
     return consent.WITHHOLD
 
 
-def model_from(data: dict) -> Model:
+def model_from(data: dict[str, Any]) -> Model:
     return Model(
         weights=np.asarray(data["weights"], dtype=np.float64),
         bias=float(data["bias"]),
@@ -149,14 +158,14 @@ def load_model(path: Path = WEIGHTS_FILE) -> Model:
         return _loaded[key]
 
 
-def use_embedders(embedder_for: Callable[[str], Any]) -> None:
+def use_embedders(embedder_for: Callable[[str], Embeds]) -> None:
     """Called by recall when its app loads (recall/apps.py): the embedding models live a floor
     above facts, so they are handed down here rather than imported up."""
     global _embedder_for
     _embedder_for = embedder_for
 
 
-def _embedder(model: Model):
+def _embedder(model: Model) -> Embeds:
     # The model the weights were trained on, whatever recall serves (e5, an endpoint):
     # a local model, so the person's words never leave the machine.
     if _embedder_for is None:
@@ -201,6 +210,6 @@ def detect(user_input: str) -> consent.ConsentRequest | None:
     return consent.ConsentRequest(kind_of(sentence), CLASSIFIER)
 
 
-def state() -> dict:
+def state() -> dict[str, Any]:
     """For /api/v1/health: on or off, and the last failure (the rules alone decided then)."""
     return {"enabled": bool(settings.MEMORY_CONSENT_CLASSIFIER), **_state}
