@@ -130,12 +130,16 @@ def fact_store(
         )
         result = _insert_or_hold(user, draft, actor, now, current=current)
         tag_fact(result.fact, entities)
+    _record_and_announce(user, result, idempotency_key)
+    return result
 
+
+def _record_and_announce(user: MemoryUser, result: StoreResult, idempotency_key: str | None) -> None:
+    """The idempotency key's row (a replay answers from it), then one signal for what changed."""
     if idempotency_key:
         AppliedChange.objects.create(user=user, idempotency_key=idempotency_key, fact_uuid=result.fact.uuid)
     if result.touched:
         announce_facts_changed(user, result.touched)
-    return result
 
 
 def _hint_is_trusted(actor: Actor, category: str, current: Fact | None) -> bool:
