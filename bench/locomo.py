@@ -61,45 +61,9 @@ def load(
         items = corpus_items(conv, "observations" if corpus == "both" else corpus, with_context=with_context)
         with transaction.atomic():
             user = MemoryUser.objects.create(tenant=tenant, external_id=f"locomo-{name}")
-            turn_rows = Turn.objects.bulk_create(
-                [
-                    Turn(
-                        tenant=tenant,
-                        user=user,
-                        session_id=spec.session_id,
-                        turn_id=spec.dia_id,
-                        user_input=spec.user_input,
-                        assistant_response=spec.reply,
-                        occurred_at=spec.when,
-                        created_at=spec.when,
-                        state=TurnState.DONE,
-                    )
-                    for spec in conversation_turns(conv)
-                ]
-                if with_context or corpus == "both"
-                else [],
-                batch_size=500,
-            )
-            by_dia = {t.turn_id: t for t in turn_rows}
-            facts = Fact.objects.bulk_create(
-                [
-                    Fact(
-                        tenant=tenant,
-                        user=user,
-                        text=item.text[:2000],
-                        text_hash=text_hash(item.text),
-                        source_excerpt=item.context[:1000],
-                        source_turn=by_dia.get(item.turn),
-                        valid_from=item.when,
-                        created_at=item.when,
-                        updated_at=item.when,
-                        last_mentioned_at=item.when,
-                        value_json={"dia_ids": sorted(item.dia_ids)},
-                    )
-                    for item in items
-                ],
-                batch_size=500,
-            )
+            specs = conversation_turns(conv) if with_context or corpus == "both" else []
+            turn_rows = _turn_rows(tenant, user, specs)
+            facts = _fact_rows(tenant, user, items, {t.turn_id: t for t in turn_rows})
         provenance = {f.pk: item.dia_ids for f, item in zip(facts, items, strict=True)}
         ids = list(provenance)
         for start in range(0, len(ids), 256):
@@ -111,6 +75,46 @@ def load(
         loaded.users.append((user, provenance, questions(conv)))
         loaded.categories[user.pk] = question_categories(conv)
     return loaded
+
+
+def _turn_rows(tenant: Tenant, user: MemoryUser, specs) -> list[Turn]:
+    """The conversation's turns, processed as of when they were said."""
+    rows = [
+        Turn(
+            tenant=tenant,
+            user=user,
+            session_id=spec.session_id,
+            turn_id=spec.dia_id,
+            user_input=spec.user_input,
+            assistant_response=spec.reply,
+            occurred_at=spec.when,
+            created_at=spec.when,
+            state=TurnState.DONE,
+        )
+        for spec in specs
+    ]
+    return Turn.objects.bulk_create(rows, batch_size=500)
+
+
+def _fact_rows(tenant: Tenant, user: MemoryUser, items, by_dia: dict) -> list[Fact]:
+    """One fact per corpus item, its dialogue ids kept for scoring and its turn linked."""
+    rows = [
+        Fact(
+            tenant=tenant,
+            user=user,
+            text=item.text[:2000],
+            text_hash=text_hash(item.text),
+            source_excerpt=item.context[:1000],
+            source_turn=by_dia.get(item.turn),
+            valid_from=item.when,
+            created_at=item.when,
+            updated_at=item.when,
+            last_mentioned_at=item.when,
+            value_json={"dia_ids": sorted(item.dia_ids)},
+        )
+        for item in items
+    ]
+    return Fact.objects.bulk_create(rows, batch_size=500)
 
 
 def _index_episodes(loaded: Loaded, turns: list[Turn], embedder, vectors: str = "here") -> None:

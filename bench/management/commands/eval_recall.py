@@ -130,9 +130,11 @@ class Command(BaseCommand):
                     rows.append({"variant": name, **{m: variant[m]["recall@10"] for m in mode_list}})
                 rows.append({"variant": locomo.DEFAULT_ROW, **{m: results[m]["recall@10"] for m in mode_list}})
         save_embedding_cache(cache_path, embedder.cache)
+        self._report(corpus, n_questions, results, rows or getattr(self, "source_rows", []), ks, mode_list, json_out)
 
+    def _report(self, corpus, n_questions, results, rows, ks, mode_list, json_out) -> None:
+        """The run kept (EvalRun), its tables printed, and its JSON written when asked."""
         payload = {"corpus": corpus, "questions": n_questions, "results": results}
-        rows = rows or getattr(self, "source_rows", [])
         if rows:
             payload["ablation"] = rows
         EvalRun.objects.create(corpus=corpus, questions=n_questions, results=results)
