@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from datetime import datetime
+from typing import Any
 
 WIDTH, HEIGHT = 640, 240
 PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 60, 16, 18, 40
@@ -18,7 +19,7 @@ def _nice_max(value: float) -> float:
     """Round an axis maximum up to 1, 2 or 5 times a power of ten."""
     if value <= 0:
         return 1.0
-    exp = 10 ** math.floor(math.log10(value))
+    exp: float = 10 ** math.floor(math.log10(value))
     for step in (1, 2, 5, 10):
         if value <= step * exp:
             return step * exp
@@ -29,7 +30,7 @@ def _fmt_ms(ms: float) -> str:
     return f"{ms / 1000:.1f} s" if ms >= 1000 else f"{ms:.0f} ms"
 
 
-def latency_chart(series: list[dict]) -> dict | None:
+def latency_chart(series: list[dict[str, Any]]) -> dict[str, Any] | None:
     """Two polylines (p50, p95) over time buckets; None when nothing was measured."""
     measured = [b for b in series if b["p95_ms"] is not None]
     if not measured:
@@ -84,7 +85,7 @@ ABLATION_METRICS = ("recall@5", "recall@10", "recall@20", "hit@10")
 MODE_COLOURS = {"lexical": "#8a9bb0", "vector": "#5b8def", "hybrid": "#1f7a4d"}
 
 
-def ablation_chart(results: dict) -> dict | None:
+def ablation_chart(results: dict[str, Any]) -> dict[str, Any] | None:
     """Grouped bars: one group per metric, one bar per mode (values 0..1)."""
     modes = [m for m in ("lexical", "vector", "hybrid") if isinstance(results.get(m), dict)]
     metrics = [m for m in ABLATION_METRICS if any(results[mode].get(m) is not None for mode in modes)]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 
 
@@ -29,12 +31,12 @@ class EraseConfirmForm(forms.Form):
     # typed text must equal it exactly, or such a user could never be erased here.
     confirm = forms.CharField(max_length=128, strip=False, label="Type the user id to confirm")
 
-    def __init__(self, *args, expected: str, **kwargs):
+    def __init__(self, *args: Any, expected: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.expected = expected
 
     def clean_confirm(self) -> str:
-        typed = self.cleaned_data["confirm"]
+        typed: str = self.cleaned_data["confirm"]
         if typed != self.expected:
             raise forms.ValidationError("That is not this user's id; nothing was erased.")
         return typed
@@ -44,13 +46,13 @@ class ForgetKeyForm(forms.Form):
     key = forms.ChoiceField(label="Key")
     confirm = forms.CharField(max_length=64, label="Type the key to confirm")
 
-    def __init__(self, *args, keys: list[tuple[str, int]], **kwargs):
+    def __init__(self, *args: Any, keys: list[tuple[str, int]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         key_field = self.fields["key"]
         assert isinstance(key_field, forms.ChoiceField)  # declared above as one
         key_field.choices = [(key, f"{key} ({n} fact{'s' if n != 1 else ''})") for key, n in keys]
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if data.get("key") and data.get("confirm") != data["key"]:
             self.add_error("confirm", "The typed key does not match the chosen key; nothing was deleted.")

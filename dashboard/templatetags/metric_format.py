@@ -9,12 +9,12 @@ DASH = "–"
 
 
 @register.filter
-def pct(value) -> str:
+def pct(value: float | None) -> str:
     return DASH if value is None else f"{float(value) * 100:.1f}%"
 
 
 @register.filter
-def ms(value) -> str:
+def ms(value: float | None) -> str:
     if value is None:
         return DASH
     value = float(value)
@@ -22,7 +22,7 @@ def ms(value) -> str:
 
 
 @register.filter
-def age(seconds) -> str:
+def age(seconds: float | None) -> str:
     if seconds is None:
         return DASH
     seconds = float(seconds)
@@ -33,10 +33,10 @@ def age(seconds) -> str:
 
 
 @register.filter
-def signed(value) -> str:
+def signed(value: float | None) -> str:
     return DASH if value is None else f"{float(value):+.3f}"
 
 
 @register.filter
-def num(value) -> str:
+def num(value: object) -> str:
     return DASH if value is None else f"{value:g}" if isinstance(value, float) else str(value)

@@ -1,8 +1,14 @@
-"""What every tenant page needs: the staff check, the nav badge, and the user lookup."""
+"""What every tenant page needs: the request's type, the staff check, the nav badge, and the
+user lookup."""
 
 from __future__ import annotations
 
-from django.http import Http404
+from typing import Any
+from uuid import UUID
+
+from django.contrib.auth.models import User
+from django.http import Http404, HttpRequest
+from django_htmx.middleware import HtmxDetails
 
 from core.errors import NotFound
 from facts import selectors, services
@@ -10,7 +16,16 @@ from facts.models import MemoryUser, Tenant
 from facts.permissions import tenant_for_staff
 
 
-def staff_tenant(request, tenant_id) -> Tenant:
+class StaffRequest(HttpRequest):
+    """A request of a dashboard page behind login_required, as its view sees it: the user is
+    signed in (never AnonymousUser) and django-htmx's middleware has set `htmx` (its docs type it
+    so). For type checking only; the object is Django's own request."""
+
+    user: User
+    htmx: HtmxDetails
+
+
+def staff_tenant(request: StaffRequest, tenant_id: UUID) -> Tenant:
     """The tenant if the logged-in user is its staff (or a superuser); 404 otherwise."""
     return tenant_for_staff(request.user, tenant_id)
 
@@ -19,7 +34,7 @@ def queue_count(tenant: Tenant) -> int:
     return selectors.pending_count(tenant=tenant)
 
 
-def tenant_context(tenant: Tenant, **extra) -> dict:
+def tenant_context(tenant: Tenant, **extra: Any) -> dict[str, Any]:
     return {"tenant": tenant, "queue_count": queue_count(tenant), **extra}
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from uuid import UUID
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -13,10 +14,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from dashboard.forms import EraseConfirmForm, ForgetKeyForm
-from dashboard.views.common import memory_user_or_404, staff_tenant, tenant_context
+from dashboard.views.common import StaffRequest, memory_user_or_404, staff_tenant, tenant_context
 from dashboard.views.users import search_users
 from facts import privacy
-from facts.models import DeletionReceipt
+from facts.models import DeletionReceipt, MemoryUser, Tenant
 from facts.services import Actor
 
 RECEIPTS_PAGE = 50
@@ -24,7 +25,7 @@ RECEIPTS_PAGE = 50
 
 @login_required
 @require_GET
-def erase_search(request, tenant_id):
+def erase_search(request: StaffRequest, tenant_id: UUID) -> HttpResponse:
     tenant = staff_tenant(request, tenant_id)
     form, page = search_users(request, tenant)
     if request.htmx:
@@ -40,7 +41,16 @@ def _labelled(counts: dict[str, int]) -> list[tuple[str, str, int]]:
     return [(kind, privacy.KIND_LABELS.get(kind, kind), n) for kind, n in counts.items()]
 
 
-def _render_erase_page(request, tenant, user, *, erase_form, key_form, keys, status: int):
+def _render_erase_page(
+    request: StaffRequest,
+    tenant: Tenant,
+    user: MemoryUser,
+    *,
+    erase_form: EraseConfirmForm,
+    key_form: ForgetKeyForm,
+    keys: list[tuple[str, int]],
+    status: int,
+) -> HttpResponse:
     """The erase page (counts preview, typed confirmation, delete by key), with either form's errors."""
     context = tenant_context(
         tenant,
@@ -55,7 +65,7 @@ def _render_erase_page(request, tenant, user, *, erase_form, key_form, keys, sta
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def user_erase(request, tenant_id, user_id: str):
+def user_erase(request: StaffRequest, tenant_id: UUID, user_id: str) -> HttpResponse:
     tenant = staff_tenant(request, tenant_id)
     user = memory_user_or_404(tenant, user_id)
     keys = privacy.user_keys(user=user)
@@ -72,7 +82,7 @@ def user_erase(request, tenant_id, user_id: str):
 
 @login_required
 @require_POST
-def user_forget_key(request, tenant_id, user_id: str):
+def user_forget_key(request: StaffRequest, tenant_id: UUID, user_id: str) -> HttpResponse:
     tenant = staff_tenant(request, tenant_id)
     user = memory_user_or_404(tenant, user_id)
     keys = privacy.user_keys(user=user)
@@ -88,7 +98,7 @@ def user_forget_key(request, tenant_id, user_id: str):
 
 @login_required
 @require_GET
-def user_export(request, tenant_id, user_id: str):
+def user_export(request: StaffRequest, tenant_id: UUID, user_id: str) -> HttpResponse:
     tenant = staff_tenant(request, tenant_id)
     user = memory_user_or_404(tenant, user_id)
     data = privacy.user_export(user=user)
@@ -104,7 +114,7 @@ def user_export(request, tenant_id, user_id: str):
 
 @login_required
 @require_GET
-def receipts(request, tenant_id):
+def receipts(request: StaffRequest, tenant_id: UUID) -> HttpResponse:
     tenant = staff_tenant(request, tenant_id)
     page = Paginator(DeletionReceipt.objects.filter(tenant=tenant), RECEIPTS_PAGE).get_page(request.GET.get("page"))
     return render(request, "dashboard/receipts.html", tenant_context(tenant, page=page))

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
+from uuid import UUID
 
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from dashboard.views.common import staff_tenant, tenant_context
+from dashboard.views.common import StaffRequest, staff_tenant, tenant_context
 from facts import selectors
 from facts.extraction.status import extractor_state
 from facts.models import DeletionReceipt, Fact, MemoryUser, Turn, TurnState
@@ -19,14 +22,14 @@ from recall.reports import embedder_health
 
 @login_required
 @require_GET
-def home(request):
+def home(request: StaffRequest) -> HttpResponse:
     tenants = list(tenants_for(request.user).annotate(n_users=Count("memory_users")).order_by("name"))
     pending = selectors.pending_counts(tenants=tenants)
     rows = [{"tenant": t, "users": t.n_users, "queue": pending.get(t.pk, 0)} for t in tenants]
     return render(request, "dashboard/home.html", {"rows": rows})
 
 
-def _state(read) -> dict:
+def _state(read: Callable[[], Mapping[str, object]]) -> dict[str, object]:
     # The overview must still render when a provider cannot even report its state.
     try:
         return {name: _readable(name, value) for name, value in dict(read()).items()}
@@ -45,7 +48,7 @@ def _readable(name: str, value: object) -> object:
 
 @login_required
 @require_GET
-def overview(request, tenant_id):
+def overview(request: StaffRequest, tenant_id: UUID) -> HttpResponse:
     tenant = staff_tenant(request, tenant_id)
     by_state = dict(Turn.objects.filter(tenant=tenant).values_list("state").annotate(n=Count("id")))
     context = tenant_context(

@@ -15,13 +15,14 @@ import hashlib
 import ipaddress
 import math
 from functools import lru_cache
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ImproperlyConfigured, ValidationError
+from django.http import HttpRequest, HttpResponse
 from django.views.decorators.debug import sensitive_variables
 
 from core.ratelimit import Rate, Taken, give_back, parse_rate, take_in_window
@@ -36,9 +37,11 @@ class LoginForm(AuthenticationForm):
     """Django's sign-in form, refused while the account or the client address is throttled."""
 
     retry_after: int | None = None  # seconds, once refused as throttled
+    # Django's form allows None; both sign-in views (LoginView, the admin's) always pass it.
+    request: HttpRequest
 
     @sensitive_variables()
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         username, password = self.cleaned_data.get("username"), self.cleaned_data.get("password")
         if username is None or not password:
             return super().clean()
@@ -79,7 +82,7 @@ class LoginView(auth_views.LoginView):
     authentication_form = LoginForm
     redirect_authenticated_user = True
 
-    def form_invalid(self, form):
+    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
         response = super().form_invalid(form)
         if isinstance(form, LoginForm) and form.retry_after is not None:
             response.status_code = 429
@@ -87,7 +90,7 @@ class LoginView(auth_views.LoginView):
         return response
 
 
-def _failure_counts(request, username: str) -> list[tuple[str, str, Rate]]:
+def _failure_counts(request: HttpRequest, username: str) -> list[tuple[str, str, Rate]]:
     """(scope, counter name, rate) of each limit that is on. Names are hashed: user names
     and addresses may be personal data, and the counters may live in Redis."""
     wanted = [
@@ -104,7 +107,7 @@ def _failure_counts(request, username: str) -> list[tuple[str, str, Rate]]:
     return counts
 
 
-def client_address(request) -> str:
+def client_address(request: HttpRequest) -> str:
     """The address a sign-in is counted against.
 
     The peer's address, unless the peer is a trusted proxy (MEMORY_TRUSTED_PROXIES, read from
@@ -115,7 +118,7 @@ def client_address(request) -> str:
     address counts by its /64, the block one subscriber gets.
     """
     hops = [hop.strip() for hop in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if hop.strip()]
-    address = request.META.get("REMOTE_ADDR", "")
+    address: str = request.META.get("REMOTE_ADDR", "")
     while hops and _is_trusted_proxy(address):
         address = hops.pop()
     try:

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+from typing import Any
+from uuid import UUID
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from dashboard.forms import MemoryModeForm
-from dashboard.views.common import memory_user_or_404, staff_tenant
+from dashboard.views.common import StaffRequest, memory_user_or_404, staff_tenant
 from facts import services
+from facts.models import MemoryUser
 from facts.services import memory_mode
 
 
-def mode_context(user, form: MemoryModeForm | None = None, *, saved: bool = False) -> dict:
+def mode_context(user: MemoryUser, form: MemoryModeForm | None = None, *, saved: bool = False) -> dict[str, Any]:
     """What the partial `dashboard/_memory_mode.html` shows: the form and the audit, newest first."""
     return {
         "mode_form": form or MemoryModeForm(initial={"mode": user.memory_mode}),
@@ -24,7 +29,7 @@ def mode_context(user, form: MemoryModeForm | None = None, *, saved: bool = Fals
 
 @login_required
 @require_POST
-def user_memory_mode(request, tenant_id, user_id: str):
+def user_memory_mode(request: StaffRequest, tenant_id: UUID, user_id: str) -> HttpResponse:
     tenant = staff_tenant(request, tenant_id)
     user = memory_user_or_404(tenant, user_id)
     form = MemoryModeForm(request.POST)

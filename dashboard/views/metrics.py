@@ -6,28 +6,22 @@ from typing import Any
 from uuid import UUID
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
-from django_htmx.middleware import HtmxDetails
 
 from dashboard import charts
+from dashboard.views.common import StaffRequest
 from facts import selectors
 from facts.permissions import tenant_for_staff
 from profiles import metrics
 
 
-class HtmxHttpRequest(HttpRequest):
-    """A request as django-htmx's middleware leaves it (django-htmx's example types it so)."""
-
-    htmx: HtmxDetails
-
-
 @login_required
 @require_GET
 @vary_on_headers("HX-Request")
-def metrics_page(request: HtmxHttpRequest, tenant_id: UUID) -> HttpResponse:
+def metrics_page(request: StaffRequest, tenant_id: UUID) -> HttpResponse:
     tenant = tenant_for_staff(request.user, tenant_id)
     window = request.GET.get("window", "7d")
     if window not in metrics.WINDOWS:

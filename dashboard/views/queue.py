@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+from uuid import UUID
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from core.errors import Conflict, Rejected
 from dashboard.forms import QueueEditForm
-from dashboard.views.common import queue_count, staff_tenant, tenant_context
+from dashboard.views.common import StaffRequest, queue_count, staff_tenant, tenant_context
 from dashboard.views.diff import word_diff
 from facts import services
 from facts.models import Fact, FactHistory, HistoryAction, Status
@@ -22,7 +26,7 @@ def _current_of(fact: Fact) -> Fact | None:
     return services.supersede_target(fact) or fact.replaces
 
 
-def queue_item(fact: Fact, *, error: str = "") -> dict:
+def queue_item(fact: Fact, *, error: str = "") -> dict[str, Any]:
     pending = fact.status == Status.PENDING
     current = _current_of(fact) if pending else None
     decision = None
@@ -43,7 +47,7 @@ def queue_item(fact: Fact, *, error: str = "") -> dict:
 
 @login_required
 @require_GET
-def queue(request, tenant_id):
+def queue(request: StaffRequest, tenant_id: UUID) -> HttpResponse:
     tenant = staff_tenant(request, tenant_id)
     pending = (
         Fact.objects.filter(tenant=tenant, status=Status.PENDING)
@@ -55,7 +59,7 @@ def queue(request, tenant_id):
 
 @login_required
 @require_POST
-def decide(request, tenant_id, fact_id, decision: str):
+def decide(request: StaffRequest, tenant_id: UUID, fact_id: UUID, decision: str) -> HttpResponse:
     tenant = staff_tenant(request, tenant_id)
     fact = get_object_or_404(Fact.objects.select_related("user", "replaces"), tenant=tenant, uuid=fact_id)
     actor = services.Actor.staff(request.user)

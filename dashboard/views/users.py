@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any
 from uuid import UUID
 
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
+from django.core.paginator import Page, Paginator
 from django.db.models import Count, Max, Q
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from dashboard.forms import AsOfForm, UserSearchForm
-from dashboard.views.common import memory_user_or_404, staff_tenant, tenant_context
+from dashboard.views.common import StaffRequest, memory_user_or_404, staff_tenant, tenant_context
 from dashboard.views.memory_mode import mode_context
 from facts import selectors
-from facts.models import Fact, MemoryUser, Status, Turn, TurnState
+from facts.models import Fact, MemoryUser, Status, Tenant, Turn, TurnState
 
 USERS_PAGE = 50
 TURNS_PAGE = 25
@@ -30,7 +32,7 @@ OUTCOME_LISTS = (
 )
 
 
-def search_users(request, tenant) -> tuple[UserSearchForm, object]:
+def search_users(request: StaffRequest, tenant: Tenant) -> tuple[UserSearchForm, Page[MemoryUser]]:
     """One page of the tenant's users matching ?q=, with their live fact and turn counts."""
     form = UserSearchForm(request.GET)
     users = MemoryUser.objects.filter(tenant=tenant)
@@ -41,32 +43,32 @@ def search_users(request, tenant) -> tuple[UserSearchForm, object]:
         n_turns=Count("turns", distinct=True),
         last_turn=Max("turns__occurred_at"),
     ).order_by("external_id")
-    page = Paginator(users, USERS_PAGE).get_page(request.GET.get("page"))
-    return form, page
+    paginator: Paginator[MemoryUser] = Paginator(users, USERS_PAGE)
+    return form, paginator.get_page(request.GET.get("page"))
 
 
 @login_required
 @require_GET
-def user_list(request, tenant_id):
+def user_list(request: StaffRequest, tenant_id: UUID) -> HttpResponse:
     tenant = staff_tenant(request, tenant_id)
     form, page = search_users(request, tenant)
     template = "dashboard/users.html#user-results" if request.htmx else "dashboard/users.html"
     return render(request, template, tenant_context(tenant, form=form, page=page, row_link="browse"))
 
 
-def _uuid_or_none(raw) -> UUID | None:
+def _uuid_or_none(raw: object) -> UUID | None:
     try:
         return UUID(str(raw))
     except ValueError:
         return None
 
 
-def _known_fact(raw, facts_by_uuid: dict[UUID, Fact]) -> Fact | None:
+def _known_fact(raw: object, facts_by_uuid: dict[UUID, Fact]) -> Fact | None:
     uuid = _uuid_or_none(raw)
     return None if uuid is None else facts_by_uuid.get(uuid)
 
 
-def _fact_rows(outcome: dict, facts_by_uuid: dict[UUID, Fact]) -> list[dict]:
+def _fact_rows(outcome: dict[str, Any], facts_by_uuid: dict[UUID, Fact]) -> list[dict[str, Any]]:
     rows = []
     for name, label in OUTCOME_LISTS:
         # "facts", not "items": a template lookup of `items` on a row without it calls dict.items().
@@ -76,7 +78,7 @@ def _fact_rows(outcome: dict, facts_by_uuid: dict[UUID, Fact]) -> list[dict]:
     return rows
 
 
-def _other_rows(outcome: dict) -> list[dict]:
+def _other_rows(outcome: dict[str, Any]) -> list[dict[str, Any]]:
     rows = []
     if outcome.get("rejected"):
         rejected = [r if isinstance(r, dict) else {"text_excerpt": str(r)} for r in outcome["rejected"]]
@@ -89,7 +91,7 @@ def _other_rows(outcome: dict) -> list[dict]:
     return rows
 
 
-def _outcome_lines(turns: list[Turn], user: MemoryUser) -> dict[int, list[dict]]:
+def _outcome_lines(turns: list[Turn], user: MemoryUser) -> dict[int, list[dict[str, Any]]]:
     """Per turn: what it changed, with the facts' texts, or why it changed nothing."""
     wanted = {
         uuid
@@ -121,7 +123,7 @@ def _why_nothing(turn: Turn) -> str:
 
 @login_required
 @require_GET
-def user_detail(request, tenant_id, user_id: str):
+def user_detail(request: StaffRequest, tenant_id: UUID, user_id: str) -> HttpResponse:
     tenant = staff_tenant(request, tenant_id)
     user = memory_user_or_404(tenant, user_id)
     facts = Fact.objects.filter(user=user).select_related("superseded_by", "replaces", "source_turn")
@@ -159,7 +161,7 @@ def user_detail(request, tenant_id, user_id: str):
 
 @login_required
 @require_GET
-def fact_history(request, tenant_id, fact_id):
+def fact_history(request: StaffRequest, tenant_id: UUID, fact_id: UUID) -> HttpResponse:
     tenant = staff_tenant(request, tenant_id)
     fact = get_object_or_404(Fact.objects.select_related("user"), tenant=tenant, uuid=fact_id)
     entries = list(selectors.fact_history(fact=fact))

@@ -6,11 +6,11 @@ from uuid import UUID
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from dashboard.views.common import staff_tenant, tenant_context
+from dashboard.views.common import StaffRequest, staff_tenant, tenant_context
 from webhooks.models import WebhookDelivery, WebhookEndpoint
 
 LOG_PAGE = 50
@@ -18,7 +18,7 @@ LOG_PAGE = 50
 
 @login_required
 @require_GET
-def webhooks(request: HttpRequest, tenant_id: UUID) -> HttpResponse:
+def webhooks(request: StaffRequest, tenant_id: UUID) -> HttpResponse:
     tenant = staff_tenant(request, tenant_id)
     endpoints = WebhookEndpoint.objects.filter(tenant=tenant).order_by("created_at", "pk")
     log = WebhookDelivery.objects.filter(tenant=tenant).select_related("endpoint").order_by("-created_at", "-pk")
