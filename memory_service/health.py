@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.db import connection
+from django.http import HttpRequest
 from ninja import Router, Schema
 
 from core import engine
@@ -43,9 +45,9 @@ class HealthDetailsOut(Schema):
     database: str  # ok or "error: <reason>"
     sqlite: str  # the SQLite build the driver loaded, e.g. 'SQLite 3.50.4 (sqlean)'
     broker: str  # ok, "error: <reason>", eager or unknown
-    extractor: dict
-    embedder: dict
-    consent_classifier: dict  # enabled, last_error(_at), last_ok_at (facts/consent_model.py)
+    extractor: dict[str, Any]
+    embedder: dict[str, Any]
+    consent_classifier: dict[str, Any]  # enabled, last_error(_at), last_ok_at (facts/consent_model.py)
 
 
 def database_state() -> str:
@@ -79,7 +81,7 @@ def broker_state() -> str:
     return "unknown"
 
 
-def component_states() -> dict:
+def component_states() -> dict[str, dict[str, Any]]:
     # Each app reports its own component; imported lazily so health never
     # loads the embedding model just to answer.
     from facts import consent_model
@@ -93,7 +95,7 @@ def _word(state: str) -> str:
     return state.partition(":")[0]  # "error: <reason>" -> "error"
 
 
-def _masked(value, urls: list[str]):
+def _masked(value: object, urls: list[str]) -> object:
     """`value` with the credentials of every URL in its strings masked, however deep; the URL
     settings (`urls`) are parsed whole, not found by a search that a quote could cut short."""
     if isinstance(value, str):
@@ -112,7 +114,7 @@ def _masked(value, urls: list[str]):
     response={200: HealthDetailsOut | HealthOut, **errors(429)},
     summary="Liveness and component state; the details with an API key",
 )
-def health(request):
+def health(request: HttpRequest) -> HealthOut | HealthDetailsOut:
     # auth=None: no key is fine. A key sent is checked, and counted as a read, like any.
     keyed = api_key_auth(request) is not None
     db = database_state()
@@ -137,4 +139,7 @@ def health(request):
         "broker": broker,
         **component_states(),
     }
-    return HealthDetailsOut(**_masked(details, url_settings()))
+    urls = url_settings()
+    # Whatever the masking leaves, HealthDetailsOut validates field by field.
+    masked: dict[str, Any] = {name: _masked(value, urls) for name, value in details.items()}
+    return HealthDetailsOut(**masked)

@@ -31,7 +31,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from recall import engines, episode_index, index
-from recall.embeddings import EmbedderError, embedder_for
+from recall.embeddings import Embedder, EmbedderError, embedder_for
 from recall.models import EmbedderSwitch
 from recall.reports import embedder_report_save
 from recall.slots import State, configured_model, other, slot_tables, state
@@ -180,10 +180,10 @@ def drop() -> int:
     return removed
 
 
-def counts() -> dict:
+def counts() -> dict[str, int]:
     """Rows per slot and side, and how many documents lack a current live vector (status)."""
     now = state()
-    out: dict = {"missing_live": sum(_missing_count(t, now.live_tables(t), now.live_model) for t in SIDES)}
+    out: dict[str, int] = {"missing_live": sum(_missing_count(t, now.live_tables(t), now.live_model) for t in SIDES)}
     for slot in ("a", "b"):
         for t in SIDES:
             with connection.cursor() as cursor:
@@ -217,13 +217,13 @@ def _missing_count(t: Tables, target: Tables, model: str) -> int:
         return int(cursor.fetchone()[0])
 
 
-def _documents(t: Tables, ids: list[int], *, lock: bool = False):
+def _documents(t: Tables, ids: list[int], *, lock: bool = False) -> dict[int, index.Document]:
     if t.id == FACTS.id:
         return index.live_documents(ids, lock=lock)
     return episode_index.episode_documents(ids, lock=lock)
 
 
-def _fill(t: Tables, target: Tables, ids: list[int], embedder) -> int:
+def _fill(t: Tables, target: Tables, ids: list[int], embedder: Embedder) -> int:
     """Embed these documents (outside a transaction unless the caller holds one), then write
     the vectors whose document still has the text they were computed from."""
     docs = _documents(t, ids)

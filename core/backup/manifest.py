@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.utils.crypto import salted_hmac
@@ -70,7 +71,7 @@ class Manifest:
     journal_seq: int
     migrations: dict[str, list[str]]
     row_counts: dict[str, int]
-    files: dict[str, dict] = field(default_factory=dict)
+    files: dict[str, dict[str, Any]] = field(default_factory=dict)
     seconds: float = 0.0
     journal_id: str = ""
     format: str = FORMAT
@@ -114,7 +115,7 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
-def describe_file(path: Path) -> dict:
+def describe_file(path: Path) -> dict[str, Any]:
     return {"bytes": path.stat().st_size, "sha256": sha256_of(path)}
 
 
@@ -137,12 +138,12 @@ def read(folder: Path) -> Manifest:
     return manifest
 
 
-def _sign(fields: dict, secret: str | bytes) -> str:
+def _sign(fields: dict[str, Any], secret: str | bytes) -> str:
     body = json.dumps(fields, sort_keys=True, separators=(",", ":"))
     return salted_hmac(_SIGNING_SALT, body, secret=secret, algorithm="sha256").hexdigest()
 
 
-def _check_signature(path: Path, raw: dict) -> None:
+def _check_signature(path: Path, raw: dict[str, Any]) -> None:
     fields = {name: value for name, value in raw.items() if name != "signature"}
     # SECRET_KEY_FALLBACKS: a backup signed before the key was rotated.
     for secret in [settings.SECRET_KEY, *settings.SECRET_KEY_FALLBACKS]:
@@ -155,7 +156,7 @@ def _check_signature(path: Path, raw: dict) -> None:
     )
 
 
-def _check_file(path: Path, expected: dict) -> None:
+def _check_file(path: Path, expected: dict[str, Any]) -> None:
     if not path.is_file():
         raise Damaged(f"{path.name} is missing from the backup.")
     if path.stat().st_size != expected.get("bytes"):

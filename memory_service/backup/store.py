@@ -45,7 +45,7 @@ FOLDER_NAME = re.compile(r"^\d{8}T\d{6}Z$")
 class Restored:
     manifest: Manifest
     migrated: bool
-    replayed: Counter
+    replayed: Counter[str]
     seconds: float
 
 
@@ -150,7 +150,9 @@ def _is_behind(manifest: Manifest) -> bool:
     return bool(_code_migrations() - manifest.migration_keys)
 
 
-def _bring_up_to_date(manifest: Manifest, entries: list[journal.Entry], progress: Progress) -> tuple[bool, Counter]:
+def _bring_up_to_date(
+    manifest: Manifest, entries: list[journal.Entry], progress: Progress
+) -> tuple[bool, Counter[str]]:
     """On the restored copy (the default connection points at it): migrate, re-apply erasures,
     re-index what they touched."""
     from facts.erasure_replay import replay

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from core.backup.manifest import ProgramFailed
@@ -21,10 +22,10 @@ class Command(BaseCommand):
         "beyond MEMORY_BACKUP_KEEP are deleted afterwards."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("dest", nargs="?", help="a folder that does not exist yet")
 
-    def handle(self, *args, dest: str | None, **options):
+    def handle(self, *args: Any, dest: str | None, **options: Any) -> None:
         folder = Path(dest) if dest else store.default_folder()
         with tqdm(total=STEPS, desc="backup", unit="step", file=self.stderr) as bar:
 

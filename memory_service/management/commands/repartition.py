@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import math
 import time
+from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DatabaseError, connection, transaction
 
 from core import engine
@@ -42,7 +43,7 @@ class Command(BaseCommand):
         "wait until it commits; above a few MB it asks for --yes."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--partitions", type=int, required=True, help="the new count, 1-1024")
         parser.add_argument("--yes", action="store_true", help="rebuild even though requests wait meanwhile")
         parser.add_argument(
@@ -52,7 +53,7 @@ class Command(BaseCommand):
             help="how long to wait for the tables' locks (a long transaction holding one) before giving up",
         )
 
-    def handle(self, *args, partitions: int, yes: bool, lock_wait_seconds: float, **options):
+    def handle(self, *args: Any, partitions: int, yes: bool, lock_wait_seconds: float, **options: Any) -> None:
         if not engine.current().partitioned_by_user:
             raise CommandError(
                 "SQLite has no partitions: its tables are whole, and a forget zeroes the freed pages at once "

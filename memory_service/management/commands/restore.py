@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
-from core.backup.manifest import Damaged, ProgramFailed
+from core.backup.manifest import Damaged, ProgramFailed, Refused
 from core.db import journal
 from core.db.in_use import StoreInUse
 from memory_service.backup import store
@@ -23,7 +24,7 @@ class Command(BaseCommand):
     # Checks would open the store this command is about to replace.
     requires_system_checks: list[str] = []
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("src", help="a backup folder (holding manifest.json)")
         parser.add_argument(
             "--accept-unsigned",
@@ -32,7 +33,7 @@ class Command(BaseCommand):
             "of the erasure journal is then re-applied",
         )
 
-    def handle(self, *args, src: str, accept_unsigned: bool = False, **options):
+    def handle(self, *args: Any, src: str, accept_unsigned: bool = False, **options: Any) -> None:
         folder = Path(src)
         if not folder.is_dir():
             raise CommandError(f"{folder} is not a folder; pass one written by `manage.py backup`.")
@@ -46,7 +47,7 @@ class Command(BaseCommand):
                 done = store.restore(folder, progress, accept_unsigned=accept_unsigned)
             except Damaged as exc:
                 raise CommandError(f"The backup is damaged; nothing was restored. {exc}") from exc
-            except (store.Refused, StoreInUse, ProgramFailed, journal.Unreachable, journal.KeyMissing) as exc:
+            except (Refused, StoreInUse, ProgramFailed, journal.Unreachable, journal.KeyMissing) as exc:
                 raise CommandError(f"Nothing was restored. {exc}") from exc
         replayed = ", ".join(f"{n} {kind}" for kind, n in sorted(done.replayed.items())) or "none"
         self.stdout.write(

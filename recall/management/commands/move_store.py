@@ -10,10 +10,12 @@ from __future__ import annotations
 import json
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from recall import engines, move, move_vectors
@@ -25,7 +27,7 @@ class Command(BaseCommand):
         "index there, and verify row counts and a sample of recalls. The source is not changed."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--to",
             dest="target",
@@ -45,12 +47,22 @@ class Command(BaseCommand):
         )
 
     def handle(
-        self, *args, target=None, sample=50, batch=2000, answer_sample=None, answers=None, reembed=False, **options
-    ):
+        self,
+        *args: Any,
+        target: str | None = None,
+        sample: int = 50,
+        batch: int = 2000,
+        answer_sample: str | None = None,
+        answers: str | None = None,
+        reembed: bool = False,
+        **options: Any,
+    ) -> None:
         if options.get("load_vectors"):
             self.stdout.write(f"vectors loaded: {move_vectors.load(Path(options['load_vectors']))}")
             return
         if answer_sample:
+            if answers is None:
+                raise CommandError("--answer-sample needs --answers (where to write the answers).")
             queries = json.loads(Path(answer_sample).read_text())
             Path(answers).write_text(json.dumps(move.recall_sample(queries)))
             return
@@ -106,7 +118,7 @@ class Command(BaseCommand):
             move_vectors.export(path, bar.update)
         return path
 
-    def _step(self, name: str, action) -> None:
+    def _step(self, name: str, action: Callable[[], object]) -> None:
         self.stderr.write(f"{name}...")
         began = time.monotonic()
         action()
