@@ -25,9 +25,12 @@ What keeps it precise (tests/facts/test_consent_detector.py measures it):
     fridge"); verbs that only say where ("put", "add", "write", "file") need a memory as
     their place or "down"/"away";
   - quoted words are someone else's ("my friend said 'this is off the record'") and are
-    left out, and so is a question about the feature ("what happens if I say don't
-    remember this?"); a polite question that asks the assistant not to ("is there a way
-    you can not keep this?", "do you mind not saving this?") is read;
+    left out, and so are a third party's reported words ("my manager told me it was off the
+    record, but ..."), "off the record" with a journalist, a source or someone else, a question
+    about the feature ("what happens if I say don't remember this?") and a question about a
+    memory ("don't remember the title?", "you don't remember my name?"); a polite question
+    that asks the assistant not to ("is there a way you can not keep this?", "do you mind not
+    saving this?") is read;
   - "forget it" alone is "never mind", not a request, and a request to forget what was said
     that a correction follows ("forget what I said, let's go to Rome") is a correction: its
     new words are kept, unless the message calls what was said private.
@@ -66,6 +69,27 @@ _ASKING_NOT_TO = re.compile(r"^(?:is there (?:a|any|some) way|is it (?:possible|
 # Chat spellings of the words the patterns read ("i dont want u to remember this").
 _CHAT_WORDS = {"u": "you", "ur": "your", "im": "i'm", "pls": "please", "plz": "please", "rn": "right now"}
 _CHAT_SPELLING = re.compile(r"\b(?:u|ur|im|pls|plz|rn)\b")
+# What follows is read by the rules only: the classifier beside them (facts/consent_model.py)
+# reads _sentences' pieces as they were when its weights were frozen.
+_MSG = re.compile(r"\bmsg(s?)\b")
+# "Off the record" with a journalist, as a source, with him: a deal with someone else, not
+# with the assistant ("I'd prefer to stay off the record as a source"); no rule reads it in
+# that sentence.
+_PRESS = re.compile(r"\b(?:journalists?|reporters?|press|newspapers?|interviews?|as a source|anonymous source)\b")
+_WITH_SOMEONE = re.compile(r"\boff the record (?=(?:with|to) (?!you\b|u\b))")
+# Reported speech: a third party's words after a speech verb, to the clause's end ("my manager
+# told me it was off the record, but ..."): someone else's wish, like a quotation.
+_REPORTED = re.compile(
+    r"\b(?:(?:my|his|her|their|our|the|a|an)(?: (?!(?:i|you|we|me)\b)[\w']+){1,2}|he|she|they|someone|somebody)"
+    r" (?:told|tells|said|says|asked|asks|insisted|insists|claimed|claims|warned|mentioned|promised|whispered)\b"
+    r"[^,;:.!?\-\u2013\u2014]{0,200}?(?=\s+but\b|[,;:.!?\-\u2013\u2014]|$)"
+)
+# "Don't remember the title?", "you don't remember my name?": a question about a memory (the
+# person's or the assistant's), not a request; a clause of its own, no comma, no "please".
+_MEMORY_QUESTION = re.compile(
+    r"^(?:(?:so|oh|wait|what),? )?(?:you )?(?:don't|do not|can't|cannot) (?:remember|recall)\b"
+    r"(?![^?]*\b(?:please|this)\b)[^,;:]{0,200}\?$"
+)
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 
 
@@ -94,6 +118,22 @@ def _sentences(text: str) -> list[str]:
         if sentence.endswith("?") and _ASKING.match(sentence) and not _ASKING_NOT_TO.match(sentence):
             continue
         kept.append(sentence)
+    return kept
+
+
+def _requests_only(sentences: list[str]) -> list[str]:
+    """The sentences as the rules read them: "msg" spelt out, a third party's reported words
+    and "off the record" with the press or someone else left out, questions about a memory
+    dropped."""
+    kept = []
+    for sentence in sentences:
+        sentence = _MSG.sub(r"message\1", sentence)
+        sentence = " ".join(_REPORTED.sub(" ", sentence).split())
+        if _PRESS.search(sentence):
+            sentence = sentence.replace("off the record", "off-record-elsewhere")
+        sentence = _WITH_SOMEONE.sub("off-record-elsewhere ", sentence)
+        if sentence and not _MEMORY_QUESTION.match(sentence):
+            kept.append(sentence)
     return kept
 
 
@@ -140,7 +180,7 @@ def detect(user_input: str) -> ConsentRequest | None:
     """The person's request not to be remembered in this message, or None."""
     if not user_input:
         return None
-    sentences = _sentences(_normalise(user_input))
+    sentences = _requests_only(_sentences(_normalise(user_input)))
     index = _asked(FORGET_RE, sentences, soft=len(SOFT_FORGET_PATTERNS))
     if index is not None:
         return ConsentRequest(FORGET_PREVIOUS, index)

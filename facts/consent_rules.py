@@ -18,6 +18,7 @@ from facts.consent_words import (
     DONE_TALKING,
     FROM_HERE,
     IN_MEMORY,
+    KEEP_DONE,
     KEEP_ING,
     KEEP_OBJECT,
     KEEP_VERB,
@@ -71,7 +72,7 @@ WITHHOLD_PATTERNS = [
     r"(?:(?:should|must|can|may|is to|needs to|ought to)"
     r" (?:be|get) "
     + MEMORY_DONE
-    + r"|(?:(?:should|must|can|will|may) )?(?:go|end up|get|make it) (?:in|into|to|on|onto) "
+    + r"|(?:(?:should|must|can|will|may) )?(?:go|goes|end up|ends up|get|gets|make it|makes it) (?:in|into|to|on|onto) "
     + PLACE
     + ")",
     # Keep no record of this.
@@ -171,7 +172,8 @@ WITHHOLD_PATTERNS = [
     # Not something you should remember / this is not something you should keep in memory.
     r"(?:(?:^|[.!?;:,\-\u2013\u2014]\s*|\b(?:this|that|it)(?:'s| is)\s+)not|\b(?:this|that|it) isn't) "
     r"(?:something|anything|a thing) "
-    r"(?:(?:(?:that )?you|for you to) (?:should|must|ought to) (?:" + MEMORY_VERB + "|" + KEEP_VERB + IN_MEMORY + ")"
+    r"(?:(?:(?:(?:that )?you|for you to) (?:should|must|ought to)"
+    r"|(?:that )?i(?: want| need|'d like| would like) you to) (?:" + MEMORY_VERB + "|" + KEEP_VERB + IN_MEMORY + ")"
     r"|to (?:store|save|keep|record|log)(?=\s*(?:[:,.!\-\u2013\u2014]|$)))",
     # This is not for your memory.
     r"\b(?:this|that|it)(?:'s not| is not| isn't) for (?:your (?:memory|notes|profile|records?)|(?:the )?memory)\b",
@@ -223,10 +225,43 @@ WITHHOLD_PATTERNS = [
     r"(?:^|[.!?;:,]\s*)not for (?:the record|(?:your |the )?memory|your (?:notes|profile|records?))\b",
     # No memory for this one / memory off for this message.
     # Incognito for this one / memory off for this message / no memories from this chat / turn memory off for this.
-    r"\b(?:no memor(?:y|ies)|memory off|(?:switch|turn) (?:off (?:your |the )?memory|(?:your |the )?memory off)"
+    r"\b(?:(?:no|zero) memor(?:y|ies)|memory off"
+    r"|(?:switch|turn) (?:off (?:your |the )?memory|(?:your |the )?memory off)"
     r"|incognito(?: mode)?|private mode)(?: please)? (?:for|on|from|in) (?:this|that)"
     r"(?: (?:one|message|chat|conversation|turn|question|bit|part|session))?"
-    r"(?=\s*(?:[.!,:;\-\u2013\u2014]|please\b|$))",
+    r"(?=\s*(?:[.!,:;\-\u2013\u2014]|(?:please|thanks|thx|ok|okay)\b|$))",
+    # "No memory." / "NO MEMORY. NONE." / "This is a no-memory question": "no memory" as a label.
+    r"^(?:no|zero) memor(?:y|ies)(?: (?:please|thanks|thx|ok|okay))?\s*[.!]*$",
+    r"\bno-memory (?:question|message|chat|conversation|one|request|thing|turn|session|mode)\b",
+    # Keep this one unsaved / consider this exchange unrecorded.
+    r"(?:"
+    + OPENING
+    + r"|\blet(?:'s| us) )(?:keep|leave|consider|treat|mark) (?:"
+    + SUBJECT
+    + r"|this (?:exchange|thread|question))"
+    r" (?:as )?(?:unsaved|unrecorded|unlogged|unstored|unremembered)\b",
+    # Can I ask you something without it being kept? / can we do this without you remembering it?
+    r"\b(?:ask|tell|show|share|say|talk|mention|confide|vent)\w*\b[^.!?;]{0,40}?"
+    r"\bwithout (?:it|this|that|any of (?:this|that|it))"
+    r" (?:being|getting) (?:"
+    + MEMORY_DONE
+    + "|"
+    + KEEP_DONE
+    + r"(?=\s*(?:[?.!;:,\-\u2013\u2014]|$))|"
+    + KEEP_DONE
+    + IN_MEMORY
+    + ")",
+    r"\bwithout you (?:"
+    + MEMORY_ING
+    + r"|saving|storing|recording|logging) (?:it|this|that|any of (?:this|that|it))\b",
+    # Treat this like a temporary chat (the assistants' name for a chat kept nowhere) / keep nothing.
+    r"\b(?:treat|consider|use|make) (?:this|it|"
+    + SUBJECT
+    + r") (?:like|as) (?:a |an )?(?:temporary|incognito|ephemeral"
+    r"|throwaway|private) (?:chat|conversation|session)\b",
+    r"(?:^|[.!?;:]\s*)(?:temporary|incognito) (?:chat|mode)\s*(?:please\s*)?[:,.!\-\u2013\u2014]",
+    OPENING + r"(?:keep|save|store|remember|retain|record|log) nothing(?=\s*(?:[.!;,\-\u2013\u2014]|$)"
+    r"| (?:from|of) (?:this|it|that)\b| about (?:this|me)\b)",
     # Let's do this one without memory.
     r"\b(?:do|answer|handle|take) (?:this|that|it)(?: one)? without (?:memory|saving it|remembering it)\b",
 ]
@@ -291,7 +326,12 @@ FORGET_PREVIOUS_PATTERNS = SOFT_FORGET_PATTERNS + [
     # (Only "out of": "get my address from your memory" asks to recall it.)
     OPENING + r"(?:take|get) " + UNDONE + r" out of (?:" + MEMORY_PLACE + ")",
     # Can you unremember what I told you? / can you un-save it?
-    OPENING + r"un-?(?:remember|learn) (?:what|everything|all(?: that)?) i (?:just )?" + SAID,
+    OPENING
+    + r"un-?(?:remember|learn) (?:(?:what|everything|all(?: that)?) i (?:just )?"
+    + SAID
+    + "|"
+    + PREVIOUS_OBJECT
+    + ")",
     OPENING + r"un-?(?:save|store|record|log|memori[sz]e|remember|keep) (?:that|it)\b",
     # Don't keep what I just told you / don't remember the stuff I mentioned.
     r"(?:" + OPENING + NOT_ANY + r"|\b(?:can|could|would|will) you " + SOFTENER + r"not |\bstop "

@@ -211,9 +211,23 @@ def _adversarial() -> dict[str, str]:
         "forget what i said, let's go. ",
         "scratch what i said, typo! ",
         "the number i gave you was wrong! forget it. ",
+        # the seventh set's forms: reported speech, memory questions, labels, unsaved, kept
+        "my manager told me ",
+        "she said it ",
+        "you don't remember ",
+        "don't remember the title ",
+        "no memory ",
+        "no-memory ",
+        "nothing here goes ",
+        "keep this one ",
+        "can i ask you without it being ",
+        "treat this like a ",
+        "msg ",
     ):
         texts[unit] = _repeat(unit)
     texts["no-end"] = "don't save " + "a" * (LENGTH - 12) + "."
+    texts["reported-no-end"] = ("my manager told me " + "a " * LENGTH)[:LENGTH]
+    texts["memory-question-no-end"] = ("you don't remember " + "a " * LENGTH)[: LENGTH - 1] + "?"
     return texts
 
 

@@ -6,7 +6,9 @@ phrasings (tests/facts/consent_extra_phrases.py), so its figures on them are in-
 that catch a model or a piece split that stops reading, not a measure of how it generalises.
 That measure is the leave-one-set-out figures `scripts/train_consent_model.py` prints and the
 seventh set, written blind and never trained on, scored once after the weights were frozen
-(docs/measurements.md §25). Run alone to read them:
+(docs/measurements.md §25). The rules were then fixed on the seventh set's misreadings
+(tests/facts/test_consent_seventh_fixes.py), so its figures below are in-sample for the rules:
+no longer a blind measure of either. Run alone to read them:
 
     .venv/bin/python -m pytest -q -s -p no:cacheprovider tests/facts/test_consent_model.py
 """
@@ -43,7 +45,9 @@ pytestmark = pytest.mark.no_database
 
 # (name, positives, negatives, recall floor of rules OR classifier, precision floor): what each
 # reached when the weights were frozen (153a84e, 2026-11-28), less one phrasing; on the sets it
-# was trained on, the precision floor is 0.98 or the rules' own where they fall below it.
+# was trained on, the precision floor is 0.98 or the rules' own where they fall below it. The
+# fifth, extra and seventh floors are what rules OR classifier reached after the rules' fixes
+# for the seventh set (2026-11-28; the classifier unchanged), less one phrasing.
 SETS = (
     (
         "first",
@@ -55,13 +59,16 @@ SETS = (
     ("third", THIRD_POSITIVE, THIRD_NEGATIVE, 49 / 50, None),
     ("fresh", FRESH_POSITIVE, FRESH_NEGATIVE, 39 / 40, None),
     ("fourth", FOURTH_POSITIVE, FOURTH_NEGATIVE, 92 / 101, None),
-    ("fifth", FIFTH_POSITIVE, FIFTH_NEGATIVE, 86 / 98, None),
-    ("extra", EXTRA_POSITIVE, EXTRA_NEGATIVE, 56 / 67, None),
+    ("fifth", FIFTH_POSITIVE, FIFTH_NEGATIVE, 88 / 98, None),
+    ("extra", EXTRA_POSITIVE, EXTRA_NEGATIVE, 57 / 67, None),
     ("sixth", SIXTH_POSITIVE, SIXTH_NEGATIVE, 99 / 115, None),
-    # Held out: written blind, never trained on, scored once after the weights were frozen:
-    # rules P 0.950 / R 0.589 (4 look-alikes), classifier alone P 0.966 / R 0.667, either
-    # P 0.940 / R 0.845 (109 of 129, 7 look-alikes of 147): below the issue's aim on both.
-    ("seventh (held out)", SEVENTH_POSITIVE, SEVENTH_NEGATIVE, 108 / 129, 108 / 116),
+    # Written blind, never trained on, scored once after the weights were frozen: rules
+    # P 0.950 / R 0.589 (4 look-alikes), classifier alone P 0.966 / R 0.667, either P 0.940 /
+    # R 0.845 (109 of 129, 7 look-alikes of 147): below the issue's aim on both. The rules were
+    # then fixed on its misreadings, so it is in-sample for the rules now: rules P 1.000 /
+    # R 0.698 (0 look-alikes), classifier unchanged, either P 0.976 / R 0.930 (120 of 129, the
+    # classifier's 3 look-alikes of 147). The next blind measure is the eighth set.
+    ("seventh (rules fixed on it)", SEVENTH_POSITIVE, SEVENTH_NEGATIVE, 119 / 129, 119 / 123),
 )
 
 
@@ -95,7 +102,7 @@ def test_rules_or_classifier_keep_the_precision_and_the_recall_they_reached_on_e
         neg = [_flags(text) for text in negatives]
         figures = {reader: _pr(pos, neg, which) for reader, which in READERS.items()}
         print(
-            f"{name:17}"
+            f"{name:28}"
             + "  ".join(f"{r} P {m['precision']:.3f} R {m['recall']:.3f} (FP {m['fp']})" for r, m in figures.items())
         )
         # Where the rules alone fall below 0.98 (three look-alikes of the extra set), the
@@ -117,7 +124,8 @@ def test_a_request_only_the_classifier_finds_is_of_the_right_kind_and_never_dele
     assert {pattern for *_, pattern in only} == {CLASSIFIER}
     # A withhold read as "forget the previous turn" would delete what the person said before.
     assert [t for t, kind, found, _ in only if kind == consent.WITHHOLD and found == consent.FORGET_PREVIOUS] == []
-    # 138 flags, 124 of the right kind, when the weights were frozen (153a84e), the seventh set included.
+    # 138 flags, 124 of the right kind, when the weights were frozen (153a84e), the seventh set
+    # included; 133, 120 of the right kind, once the rules read the seventh set's clear forms.
     assert len(only) >= 130 and right / len(only) >= 0.85, only
 
 
