@@ -369,7 +369,7 @@ class DeletionReceipt(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     # When the deleted rows' bytes left the table and index files: at the request on SQLite
     # (secure_delete, WAL checkpoint), at the next compaction pass on PostgreSQL
-    # (facts/compactor.py). None until then.
+    # (recall/engines/postgresql/compactor.py). None until then.
     bytes_gone_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -379,7 +379,7 @@ class DeletionReceipt(models.Model):
 class PendingCompaction(models.Model):
     """A forget or erase on PostgreSQL whose deleted rows may still be in the table files, written
     in the deleting transaction; the compaction pass that removes them deletes it
-    (facts/compactor.py, docs/deployment.md "What erased means on PostgreSQL")."""
+    (recall/engines/postgresql/compactor.py, docs/deployment.md "What erased means on PostgreSQL")."""
 
     created_at = models.DateTimeField(default=timezone.now)
     # Whose rows went (MemoryUser pk, kept after the user is erased): the pass rewrites only

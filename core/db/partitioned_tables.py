@@ -1,7 +1,7 @@
 """PostgreSQL: the Django-model tables that hold a person's words, hash-partitioned by user.
 
 Why: an erasure's deleted rows leave the table files only when the table is rewritten
-(VACUUM FULL, facts/compactor.py), and a rewrite holds ACCESS EXCLUSIVE on what it
+(VACUUM FULL, recall/engines/postgresql/compactor.py), and a rewrite holds ACCESS EXCLUSIVE on what it
 copies. Rewriting the whole `facts_fact` held every tenant's recall for 1.9-11 s at a 1 GB
 store (docs/measurements.md §17). Partitioned `BY HASH (user_id)` like the recall index
 (recall/engines/postgresql/ddl.py), the pass rewrites only the erased users' slices.

@@ -44,11 +44,11 @@ if DATABASE_ENGINE == "sqlite":
 else:
     # postgresql://user@/name?host=/run/socket-folder: the socket folder is the host.
     with_socket_host(DATABASES["default"])
-# After erases and forgets on PostgreSQL (facts/compactor.py): full rewrites the
+# After erases and forgets on PostgreSQL (recall/engines/postgresql/compactor.py): full rewrites the
 # user-data tables so deleted rows leave the data files; plain marks their space reusable;
 # off leaves it to autovacuum.
 MEMORY_POSTGRES_ERASE_VACUUM = env.choice("MEMORY_POSTGRES_ERASE_VACUUM", "full", ("full", "plain", "off"))
-# The request rewrites nothing: a background pass (facts/compactor.py, Celery beat
+# The request rewrites nothing: a background pass (recall/engines/postgresql/compactor.py, Celery beat
 # `compact-erasures`) runs this often, and waits at most this long for each table's lock.
 MEMORY_POSTGRES_COMPACT_SECONDS = env.int("MEMORY_POSTGRES_COMPACT_SECONDS", default=300, minimum=1)
 MEMORY_POSTGRES_COMPACT_LOCK_WAIT_MS = env.int("MEMORY_POSTGRES_COMPACT_LOCK_WAIT_MS", default=100, minimum=1)

@@ -1,7 +1,7 @@
 """PostgreSQL: the one place that creates the recall index tables, hash-partitioned by user.
 
 Why partitions: a forget's deleted rows leave the table files only when the table is
-rewritten (VACUUM FULL, facts/compactor.py), and a rewrite holds ACCESS
+rewritten (VACUUM FULL, recall/engines/postgresql/compactor.py), and a rewrite holds ACCESS
 EXCLUSIVE on what it rewrites for as long as it copies it: 3-3.6 s for a whole
 `recall_fts` at a 1 GB store, growing with the store (docs/measurements.md §17). With
 `PARTITION BY HASH (user_id)` the pass rewrites only the partitions that held an erased
