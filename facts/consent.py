@@ -44,16 +44,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from facts.consent_rules import (
-    AHEAD,
-    BACKWARD,
-    CORRECTION,
-    FORGET_RE,
-    PRIVATE,
-    SOFT_FORGET_PATTERNS,
-    UNDO_PRONOUN,
-    WITHHOLD_RE,
-)
+from facts.consent_rules import FORGET_RE, SOFT_FORGET_PATTERNS, WITHHOLD_RE
+from facts.consent_signs import AHEAD, BACKWARD, CORRECTION, PRIVATE, UNDO_PRONOUN
 
 WITHHOLD = "withhold"
 FORGET_PREVIOUS = "forget_previous"

@@ -36,7 +36,7 @@ import numpy as np
 from django.conf import settings
 
 from facts import consent
-from facts.consent_rules import AHEAD, BACKWARD
+from facts.consent_signs import AHEAD, BACKWARD
 
 logger = logging.getLogger(__name__)
 

@@ -94,10 +94,7 @@ def fact_store(
     extractor's supersede) and it is still live, else the user's live fact with
     the same key. Either way the confidence policy decides.
     """
-    text = check_fact_text(text)
-    entities = check_entity_names(entities)
-    check_identifier(key, "key")
-    check_value_json(value_json)
+    text, entities = _checked(text, entities, key, value_json)
     lock_user(user)
     # The person's memory mode: read_only and off let nothing new in (issue 37).
     check_can_store(user, actor)
@@ -132,6 +129,15 @@ def fact_store(
         tag_fact(result.fact, entities)
     _record_and_announce(user, result, idempotency_key)
     return result
+
+
+def _checked(text: str, entities: list[str] | None, key: str | None, value_json: Any) -> tuple[str, list[str] | None]:
+    """The fact's words and entity names as stored; anything malformed is refused (422), the
+    text's fault first."""
+    text, names = check_fact_text(text), check_entity_names(entities)
+    check_identifier(key, "key")
+    check_value_json(value_json)
+    return text, names
 
 
 def _record_and_announce(user: MemoryUser, result: StoreResult, idempotency_key: str | None) -> None:
