@@ -19,7 +19,7 @@ def loaded_sqlite() -> str:
 
 
 @register()
-def check_sqlite_build(app_configs=None, **kwargs):
+def check_sqlite_build(app_configs: Any = None, **kwargs: Any) -> list[Error]:
     # Needs no database connection, so it runs on worker hosts without a file too.
     return sqlite_build_errors(Database.sqlite_version_info, loaded_sqlite())
 

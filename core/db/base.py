@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
@@ -26,7 +27,7 @@ CONNECTION_PRAGMAS = (
 class DatabaseWrapper(sqlite_base.DatabaseWrapper):
     _writer_turn: WriterTurn | None = None
 
-    def _start_transaction_under_autocommit(self):
+    def _start_transaction_under_autocommit(self) -> None:
         # Writers queue on a lock file of their own first (core/db/writers.py).
         name = str(self.settings_dict["NAME"])
         if is_file_database(name):
@@ -39,21 +40,21 @@ class DatabaseWrapper(sqlite_base.DatabaseWrapper):
             self._give_back_turn()
             raise
 
-    def _commit(self):
+    def _commit(self) -> None:
         try:
-            return super()._commit()  # type: ignore[misc]  # private hook, not in django-stubs
+            super()._commit()  # type: ignore[misc]  # private hook, not in django-stubs
         finally:
             self._give_back_turn()
 
-    def _rollback(self):
+    def _rollback(self) -> None:
         try:
-            return super()._rollback()  # type: ignore[misc]  # private hook, not in django-stubs
+            super()._rollback()  # type: ignore[misc]  # private hook, not in django-stubs
         finally:
             self._give_back_turn()
 
-    def _close(self):
+    def _close(self) -> None:
         try:
-            return super()._close()  # type: ignore[misc]  # private hook, not in django-stubs
+            super()._close()  # type: ignore[misc]  # private hook, not in django-stubs
         finally:
             if self._writer_turn is not None:
                 self._writer_turn.close()
@@ -63,7 +64,7 @@ class DatabaseWrapper(sqlite_base.DatabaseWrapper):
         if self._writer_turn is not None:
             self._writer_turn.give_back()
 
-    def get_new_connection(self, conn_params):
+    def get_new_connection(self, conn_params: dict[str, Any]) -> Any:
         if is_file_database(str(conn_params.get("database", ""))):
             private_database(Path(conn_params["database"]))
             in_use.hold(str(conn_params["database"]))
@@ -80,7 +81,7 @@ class DatabaseWrapper(sqlite_base.DatabaseWrapper):
         return conn
 
 
-def load_sqlite_vec(conn) -> None:
+def load_sqlite_vec(conn: Any) -> None:
     try:
         import sqlite_vec
     except ImportError as exc:  # pragma: no cover - install problem

@@ -34,11 +34,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from django.db import migrations
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+
+
+class Cursor(Protocol):
+    """Django's cursor in a migration, or psycopg's own in repartition: what these steps use."""
+
+    def execute(self, query: Any, params: Any = ...) -> Any: ...
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> Any: ...
+
 
 USER = "user_id"
 # The Django-model tables partitioned by user (facts 0010, profiles 0002), as they stand now:
@@ -122,7 +133,7 @@ def migration(tables: list[str]) -> migrations.RunPython:
     return migrations.RunPython(partition, make_whole)
 
 
-def _references_to(cursor, tables: list[str]) -> list[tuple[str, str, tuple[list[str], str]]]:
+def _references_to(cursor: Cursor, tables: list[str]) -> list[tuple[str, str, tuple[list[str], str]]]:
     """Foreign keys (from any table) to one of `tables`: (name, table, (columns, target))."""
     found = {}
     for table in tables:
@@ -134,7 +145,7 @@ def _references_to(cursor, tables: list[str]) -> list[tuple[str, str, tuple[list
     return [(name, owner, ref) for (owner, name), ref in sorted(found.items())]
 
 
-def _reference(cursor, name: str, table: str, columns: list[str], target: str, partitions: int) -> None:
+def _reference(cursor: Cursor, name: str, table: str, columns: list[str], target: str, partitions: int) -> None:
     cursor.execute("SELECT 1 FROM pg_attribute WHERE attrelid = %s::regclass AND attname = %s", [table, USER])
     has_user = cursor.fetchone() is not None
     (column,) = columns
@@ -151,7 +162,7 @@ def _reference(cursor, name: str, table: str, columns: list[str], target: str, p
     )
 
 
-def _rebuild(cursor, table: str, partitions: int) -> None:
+def _rebuild(cursor: Cursor, table: str, partitions: int) -> None:
     old = f"{table}_old"
     cursor.execute(PLAIN_INDEXES, [table])
     # A partitioned table's index is printed `ON ONLY` (its partitions' indexes are attached
@@ -207,7 +218,7 @@ def _key(columns: list[str], kind: str, partitions: int) -> list[str]:
     return columns[:-1] if len(columns) > 1 and columns[-1] == USER else columns
 
 
-def _sequence_state(cursor, table: str) -> tuple[str, int, bool, bool]:
+def _sequence_state(cursor: Cursor, table: str) -> tuple[str, int, bool, bool]:
     """The id sequence of `table` (its identity's, or the one this module made): its name,
     where it stands, and whether it is an identity's (dropped with its table)."""
     cursor.execute("SELECT pg_get_serial_sequence(%s, 'id')", [table])
@@ -220,7 +231,7 @@ def _sequence_state(cursor, table: str) -> tuple[str, int, bool, bool]:
     return sequence, int(last), bool(called), bool(cursor.fetchone()[0])
 
 
-def _own_sequence(cursor, table: str, state: tuple[str, int, bool, bool]) -> None:
+def _own_sequence(cursor: Cursor, table: str, state: tuple[str, int, bool, bool]) -> None:
     """One sequence gives the ids of every partition (a partition's own identity would not):
     it goes on from where the old table's stood, so no id is given twice."""
     sequence = f"{table}_id_seq"
@@ -265,7 +276,7 @@ WHERE k.contype = 'f' AND k.conparentid = 0
 """
 
 
-def neighbours(cursor, tables: list[str]) -> tuple[list[str], list[str]]:
+def neighbours(cursor: Cursor, tables: list[str]) -> tuple[list[str], list[str]]:
     """The tables outside `tables` whose foreign keys reference them (`convert` drops and makes
     those keys again: ACCESS EXCLUSIVE on the table), and those they reference (whose rows
     the new keys are checked against: SHARE ROW EXCLUSIVE)."""
@@ -287,7 +298,7 @@ class Partitioned:
     total_bytes: int
 
 
-def layout(cursor) -> list[Partitioned]:
+def layout(cursor: Cursor) -> list[Partitioned]:
     """The store's hash-partitioned tables, by name (a DB-API cursor: Django's or psycopg's)."""
     cursor.execute(LAYOUT)
     return [
@@ -309,7 +320,7 @@ def store_layout() -> list[Partitioned]:
         return layout(cursor)
 
 
-def table_sizes(cursor, tables: list[str]) -> dict[str, tuple[int, int]]:
+def table_sizes(cursor: Cursor, tables: list[str]) -> dict[str, tuple[int, int]]:
     """table -> (bytes with its indexes, bytes of its rows), partitions included."""
     sizes = {}
     for table in tables:
@@ -337,7 +348,7 @@ SELECT current_setting('max_locks_per_transaction')::int,
 """
 
 
-def locks_needed(cursor, tables: list[str], partitions: int) -> tuple[int, int, int]:
+def locks_needed(cursor: Cursor, tables: list[str], partitions: int) -> tuple[int, int, int]:
     """(about how many relation locks one transaction rebuilding `tables` at `partitions` holds,
     the server's lock slots, the connections they are counted per): every old and new relation
     stays locked until the commit."""

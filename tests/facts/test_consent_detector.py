@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
+
 from facts import consent_words
 from facts.consent import FORGET_PREVIOUS, WITHHOLD, detect
 from tests.facts.consent_fifth_phrases import FIFTH_NEGATIVE, FIFTH_POSITIVE
@@ -30,6 +32,9 @@ from tests.facts.consent_phrases import (
 )
 from tests.facts.consent_sixth_phrases import SIXTH_NEGATIVE, SIXTH_POSITIVE
 from tests.facts.consent_third_phrases import THIRD_NEGATIVE, THIRD_POSITIVE
+
+# Words and dates only: the SQLite run has it; PostgreSQL would repeat it for nothing.
+pytestmark = pytest.mark.no_database
 
 
 def _matrix(positives: list[tuple[str, str]], negatives: list[str]) -> dict:

@@ -10,6 +10,9 @@ import pytest
 from facts.consent import FORGET_PREVIOUS, WITHHOLD, detect
 from tests.facts.consent_seventh_phrases import SEVENTH_NEGATIVE, SEVENTH_POSITIVE
 
+# Words and dates only: the SQLite run has it; PostgreSQL would repeat it for nothing.
+pytestmark = pytest.mark.no_database
+
 LOOK_ALIKES = [
     # Reported speech: a third party and a speech verb; the words are theirs.
     "My manager told me it was off the record, but should I report what she said about layoffs?",

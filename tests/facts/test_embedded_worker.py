@@ -107,6 +107,7 @@ def test_an_older_delivery_never_moves_last_used_back(alice):
 
 @pytest.mark.integration
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.sqlite_only  # a worker process's model loading: the same on either engine
 def test_a_prefork_worker_loads_the_embedding_model_once_before_its_pool_forks(broker, tmp_path):
     # One intra-op thread, the default: ONNX Runtime's thread pool cannot cross a fork,
     # so with more threads each pool process opens a session of its own.
@@ -134,6 +135,7 @@ def test_a_prefork_worker_loads_the_embedding_model_once_before_its_pool_forks(b
 
 @pytest.mark.integration
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.sqlite_only  # a worker process's model loading: the same on either engine
 def test_a_worker_that_only_calls_the_llm_does_not_load_the_embedding_model(broker, tmp_path):
     proc = start_worker(tmp_path, "-Q", "llm", "--concurrency", "1")
     try:

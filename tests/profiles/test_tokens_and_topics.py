@@ -7,6 +7,9 @@ import pytest
 from profiles.sensitivity import is_hard_constraint, query_topics
 from profiles.tokens import _encoding, count_tokens
 
+# Words and dates only: the SQLite run has it; PostgreSQL would repeat it for nothing.
+pytestmark = pytest.mark.no_database
+
 
 def test_it_counts_cl100k_tokens_from_the_shipped_vocabulary():
     encoding = _encoding()

@@ -6,6 +6,9 @@ import pytest
 
 from recall.dates import windows
 
+# Words and dates only: the SQLite run has it; PostgreSQL would repeat it for nothing.
+pytestmark = pytest.mark.no_database
+
 NOW = datetime(2026, 11, 22, 15, 30, tzinfo=UTC)  # a Sunday
 
 

@@ -6,10 +6,14 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from recall.dates import FIRST, LAST, Window, windows
+
+# Words and dates only: the SQLite run has it; PostgreSQL would repeat it for nothing.
+pytestmark = pytest.mark.no_database
 
 MONTHS = [datetime(2000, m, 1).strftime("%B") for m in range(1, 13)]
 RELATIVE = ["today", "yesterday", "this week", "last week", "this month", "last month", "this year", "last year"]

@@ -10,6 +10,9 @@ import pytest
 
 from recall.dates import windows
 
+# Words and dates only: the SQLite run has it; PostgreSQL would repeat it for nothing.
+pytestmark = pytest.mark.no_database
+
 THURSDAY = datetime(2023, 3, 9, 15, 30, tzinfo=UTC)
 
 

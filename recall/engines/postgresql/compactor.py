@@ -248,7 +248,7 @@ def _no_snapshot_older_than(xid: int) -> bool:
             """,
             [str(xid), str(xid)],
         )
-        return cursor.fetchone()[0] == 0
+        return bool(cursor.fetchone()[0] == 0)
 
 
 @dataclass(frozen=True)

@@ -78,14 +78,14 @@ def delete(ids: Iterable[int], t: Tables = FACTS) -> int:
     with connection.cursor() as cursor:
         cursor.execute(f"DELETE FROM {t.fts} WHERE doc_id = ANY(%s)", [ids])
         cursor.execute(f"DELETE FROM {t.doc} WHERE {t.id} = ANY(%s)", [ids])
-        return cursor.rowcount
+        return int(cursor.rowcount)
 
 
 def delete_user(user_id: int, t: Tables = FACTS) -> int:
     with connection.cursor() as cursor:
         cursor.execute(f"DELETE FROM {t.fts} WHERE user_id = %s", [user_id])
         cursor.execute(f"DELETE FROM {t.doc} WHERE user_id = %s", [user_id])
-        return cursor.rowcount
+        return int(cursor.rowcount)
 
 
 def indexed_hashes(ids: Iterable[int], t: Tables = FACTS) -> dict[int, str]:

@@ -48,7 +48,7 @@ def delete(ids: Iterable[int], t: Tables = FACTS) -> int:
         return 0
     with connection.cursor() as cursor:
         cursor.execute(f"DELETE FROM {t.vector} WHERE {t.id} = ANY(%s)", [ids])
-        return cursor.rowcount
+        return int(cursor.rowcount)
 
 
 def indexed(ids: Iterable[int], t: Tables = FACTS) -> dict[int, tuple[str, str]]:
