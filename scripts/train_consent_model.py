@@ -60,27 +60,12 @@ Embed = Callable[[list[str]], np.ndarray]
 
 
 def labelled() -> list[Message]:
-    """Every labelled set but the seventh (held out for the measure after freezing), in a fixed order."""
-    from tests.facts import consent_extra_phrases as extra
-    from tests.facts import consent_fifth_phrases as fifth
-    from tests.facts import consent_fourth_phrases as fourth
-    from tests.facts import consent_fresh_phrases as fresh
-    from tests.facts import consent_phrases as first
-    from tests.facts import consent_sixth_phrases as sixth
-    from tests.facts import consent_third_phrases as third
+    """The training sets (tests/facts/consent_sets.py TRAINING), in a fixed order."""
+    from tests.facts.consent_sets import LABELLED, TRAINING
 
-    sets = (
-        ("first", first.DEV_POSITIVE + first.HELD_POSITIVE + first.CONSTRUCTION_POSITIVE,
-         first.DEV_NEGATIVE + first.HELD_NEGATIVE + first.CONSTRUCTION_NEGATIVE),
-        ("third", third.THIRD_POSITIVE, third.THIRD_NEGATIVE),
-        ("fresh", fresh.FRESH_POSITIVE, fresh.FRESH_NEGATIVE),
-        ("fourth", fourth.FOURTH_POSITIVE, fourth.FOURTH_NEGATIVE),
-        ("fifth", fifth.FIFTH_POSITIVE, fifth.FIFTH_NEGATIVE),
-        ("extra", extra.EXTRA_POSITIVE, extra.EXTRA_NEGATIVE),
-        ("sixth", sixth.SIXTH_POSITIVE, sixth.SIXTH_NEGATIVE),
-    )  # fmt: skip
     out: list[Message] = []
-    for group, positives, negatives in sets:
+    for group in TRAINING:
+        positives, negatives = LABELLED[group]
         out.extend(Message(text, True, group) for text, _ in positives)
         out.extend(Message(text, False, group) for text in negatives)
     return out
