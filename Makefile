@@ -54,8 +54,10 @@ system-deps:
 # The whole suite on the embedded SQLite default and, at the same time, the apps, the doors and
 # the end-to-end tests again on a private PostgreSQL 16 with pgvector (tests/both_engines.py,
 # tests/on_postgres.py, pgserver); the process, packaging and benchmark tests (tests/service,
-# tests/bench) do not touch the engine.
-PG_TESTS ?= tests/facts tests/recall tests/profiles tests/connectors tests/integration tests/importer tests/webhooks tests/dashboard
+# tests/bench) do not touch the engine, nor do the dashboard's views (the ORM only) but for an
+# erase and its receipt, which scrub and journal each engine's own way.
+PG_TESTS ?= tests/facts tests/recall tests/profiles tests/connectors tests/integration tests/importer tests/webhooks \
+	tests/dashboard/test_views_erase.py tests/dashboard/test_erasure_receipt_page.py
 test: install-dev migrate system-deps
 	$(PY) tests/both_engines.py $(PG_TESTS)
 
