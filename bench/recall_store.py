@@ -26,15 +26,22 @@ from django.db import connection, transaction
 
 from core.stats import rounded
 from facts.models import Fact, MemoryUser, Tenant, Turn, TurnState
-from recall import fts, vec
+from recall import fts, slots, vec
 from recall.embeddings import embed_query, get_embedder, query_cache
 from recall.index import Document, document_of_text, exchange_of
 from recall.services import recall
-from recall.tables import EPISODES
+from recall.tables import EPISODES, FACTS, Tables
 
 _SYLLABLES = [c + v for c in "bcdfghjklmnprstvwz" for v in ("a", "e", "i", "o", "u", "ai", "ou", "ee")]
 _FUNCTION = ["the", "a", "with", "in", "on", "for", "and", "at", "from", "to"]
 SYNTHETIC_MODEL = "synthetic-random-unit"
+
+
+def _vector_tables(t: Tables, measured: bool) -> Tables:
+    """The filler users' random vectors go to the live slot's table by name: `vec.upsert` leaves
+    out the rows of a model recall does not serve, and without them the filler users would have
+    no vectors at all, a smaller table than the store the command says it built."""
+    return t if measured else slots.state().live_tables(t)
 
 
 def vocabulary(size: int, seed: int = 7) -> list[str]:
@@ -140,8 +147,11 @@ class Builder:
             docs = [Document(f.pk, f.user_id, f.text, "", f.text) for f in facts]
             fts.insert_new((d.fact_id, d.user_id, d.digest, d.body, d.context) for d in docs)
             vec.upsert(
-                (d.fact_id, d.user_id, model, d.digest, row.astype(np.float32).tobytes())
-                for d, row in zip(docs, matrix, strict=True)
+                (
+                    (d.fact_id, d.user_id, model, d.digest, row.astype(np.float32).tobytes())
+                    for d, row in zip(docs, matrix, strict=True)
+                ),
+                _vector_tables(FACTS, measured),
             )
         self.store.facts += len(facts)
         self.store.total += len(facts)
@@ -195,7 +205,7 @@ class Builder:
                 (d.fact_id, d.user_id, model, d.digest, row.astype(np.float32).tobytes())
                 for d, row in zip(docs, matrix, strict=True)
             ),
-            EPISODES,
+            _vector_tables(EPISODES, measured),
         )
         self.store.episodes += len(turns)
         self.store.total += len(turns)

@@ -150,6 +150,18 @@ def test_bench_recall_with_episodes_counts_rows_times_both_sources_and_cleans_up
     assert Fact.objects.count() == 0 and fts.total_rows() == 0 and not Tenant.objects.exists()
 
 
+def test_bench_recall_gives_every_indexed_row_a_vector_the_filler_users_random_ones_included(model):
+    call_command(
+        "bench_recall",
+        *("--sizes", "120", "--facts-per-user", "10", "--episodes-per-user", "50"),
+        *("--queries", "5", "--measured-users", "1", "--keep"),
+        stdout=StringIO(),
+    )
+
+    assert vec.total_rows() == fts.total_rows() == 20
+    assert vec.total_rows(EPISODES) == fts.total_rows(EPISODES) == 100
+
+
 @pytest.mark.parametrize(
     ("args", "reason"),
     [
