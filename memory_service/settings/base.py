@@ -142,7 +142,6 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"  # filled by `manage.py collectstatic` (scripts/run.sh runs it)
 STATIC_ROOT.mkdir(exist_ok=True)  # WhiteNoise warns on every start while it is missing
 STORAGES = {

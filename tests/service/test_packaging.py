@@ -95,3 +95,31 @@ def test_every_dev_tool_is_pinned_in_the_dev_lock_within_its_declared_range():
     dev = _declared("dev")
     outside = {name: lock.get(name) for name, req in dev.items() if lock.get(name) not in req.specifier}
     assert outside == {}
+
+
+def test_the_wheel_carries_what_the_apps_read_beside_their_code(tmp_path):
+    """`pip install .` must bring the dashboard's templates, stylesheet and icon and the consent
+    classifier's weights: an installed service without them fails on its first page or turn."""
+    import shutil
+    import subprocess
+    import zipfile
+
+    # Built from a copy: setuptools leaves build/ and an .egg-info beside the source it builds.
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".*", "var", "tests", "__pycache__", "test-artifacts"))
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path), "."],
+        cwd=source,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert build.returncode == 0, build.stderr[-2000:]
+    (wheel,) = tmp_path.glob("*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+
+    data_files = [p for app in APPS for p in (ROOT / app).rglob("*") if p.is_file() and p.suffix not in (".py", ".pyc")]
+    assert data_files, "the apps hold no data files: this test would check nothing"
+    missing = sorted(str(p.relative_to(ROOT)) for p in data_files if str(p.relative_to(ROOT)) not in names)
+    assert not missing, f"not in the wheel: {missing}"
+    assert "dashboard/static/css/app.css" in names and "facts/consent_model.json" in names
