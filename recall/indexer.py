@@ -5,7 +5,11 @@ A change marks its facts and episodes in the outbox (`PendingIndex`) inside its 
 transaction (`mark`). After commit, the ones this transaction marked are indexed in the same
 process when it computes embeddings here (a Celery worker that consumes the `embed` queue,
 as `make run`'s does, or eager mode) or is a `db` worker (its vectors then go to the `embed`
-queue), else (the web server) one `recall.drain_index` message asks a worker to.
+queue), else (the web server) one `recall.drain_index` message asks a worker to. A process
+that leaves them to a worker (a web host: a fact stored, changed or forgotten through the API)
+writes their term (FTS) rows in the change's own transaction first (`_terms_now`), so the very
+next recall on any host finds the change by its words whatever the workers' backlog; only the
+vectors wait in the outbox (docs/design.md §5, "Index sync").
 `index_items` indexes a batch in two steps:
 
 1. read the documents and embed those whose vector is missing or stale, outside any write
@@ -77,11 +81,12 @@ def mark(*, user_id: int, fact_ids: Iterable[int] = (), turn_ids: Iterable[int] 
     """Record these items in the outbox (in the caller's transaction) and index them after commit.
     With MEMORY_RECALL_TURN_KEYS=words+facts a fact's source turn is marked with it: the turn's
     entry holds the fact's words (recall.turn_keys)."""
-    turn_ids = list(dict.fromkeys([*(int(i) for i in turn_ids), *turn_keys.turns_of(fact_ids)]))
+    fact_ids = sorted({int(i) for i in fact_ids})
+    turn_ids = sorted({*(int(i) for i in turn_ids), *turn_keys.turns_of(fact_ids)})
     # Sorted: an upsert locks its rows in the order given, and two marks of overlapping items
     # in different orders could each hold a row the other waits for.
-    rows = [PendingIndex(kind=Kind.FACT, item_id=i, user_id=user_id) for i in sorted({int(i) for i in fact_ids})]
-    rows += [PendingIndex(kind=Kind.EPISODE, item_id=i, user_id=user_id) for i in sorted(set(turn_ids))]
+    rows = [PendingIndex(kind=Kind.FACT, item_id=i, user_id=user_id) for i in fact_ids]
+    rows += [PendingIndex(kind=Kind.EPISODE, item_id=i, user_id=user_id) for i in turn_ids]
     if not rows:
         return
     now = timezone.now()
@@ -90,14 +95,29 @@ def mark(*, user_id: int, fact_ids: Iterable[int] = (), turn_ids: Iterable[int] 
     PendingIndex.objects.bulk_create(
         rows, update_conflicts=True, unique_fields=["kind", "item_id"], update_fields=["queued_at", "sent_at"]
     )
+    if not indexes_after_commit():
+        _terms_now(fact_ids, turn_ids)
     pending = getattr(_marked, "items", None)
     if pending is None:
         pending = _marked.items = {Kind.FACT: set(), Kind.EPISODE: set()}
-    pending[Kind.FACT].update(int(i) for i in fact_ids)
-    pending[Kind.EPISODE].update(int(i) for i in turn_ids)
+    pending[Kind.FACT].update(fact_ids)
+    pending[Kind.EPISODE].update(turn_ids)
     replicas.note_write([user_id])  # with replicas: read your own writes (facts/replicas.py)
     # One callback per mark; the first to run after commit takes everything this thread marked.
     transaction.on_commit(_after_commit)
+
+
+def _terms_now(fact_ids: list[int], turn_ids: list[int]) -> None:
+    """Inside the change's transaction, in a process that leaves indexing to a worker: the items'
+    term rows as the worker would write them (the same documents, digests and tokenizer), so
+    recall finds the change by its words from its commit on, on the primary and on a replica
+    alike (one commit record). Their vectors stay in the outbox; a worker's batch finds the term
+    rows current and writes only those. The documents are read in this transaction: a fact
+    forgotten or changed in it is written as it will commit."""
+    for kind, by_id in _documents(fact_ids, turn_ids).items():
+        asked = fact_ids if kind == Kind.FACT else turn_ids
+        if asked:
+            _write_terms(by_id, asked, _TABLES[kind])
 
 
 def _after_commit() -> None:
@@ -105,7 +125,7 @@ def _after_commit() -> None:
     _marked.items = None
     if not pending or not (pending[Kind.FACT] or pending[Kind.EPISODE]):
         return
-    if indexes_here() or consumes(settings.MEMORY_QUEUE_DB):
+    if indexes_after_commit():
         # A `db` worker writes the FTS rows itself, in the task that committed (and hands the texts
         # to the `embed` queue when it does not embed): a drain message to its own queue cost a
         # second task per applied turn, behind the whole backlog (docs/measurements.md §20).
@@ -133,17 +153,39 @@ def indexes_here() -> bool:
     return consumes(settings.MEMORY_QUEUE_EMBED)
 
 
+def indexes_after_commit() -> bool:
+    """This process indexes what it marked right after the commit (it embeds, or is a `db`
+    worker); else (a web host, a command) a worker does, behind its queue."""
+    return indexes_here() or consumes(settings.MEMORY_QUEUE_DB)
+
+
 # --- indexing a batch ----------------------------------------------------------------------
 
 
 def _documents(fact_ids: list[int], turn_ids: list[int], *, lock: bool = False) -> dict[str, dict[int, Document]]:
     """The documents as they are now; `lock` (inside the write transaction) holds their rows until
     commit, so a forget waits for this write or this write sees the forget (on PostgreSQL; SQLite's
-    one writer already orders them)."""
+    one writer already orders them). No statement for a kind with no ids."""
     return {
-        Kind.FACT: index.live_documents(fact_ids, lock=lock),
-        Kind.EPISODE: episode_index.episode_documents(turn_ids, lock=lock),
+        Kind.FACT: index.live_documents(fact_ids, lock=lock) if fact_ids else {},
+        Kind.EPISODE: episode_index.episode_documents(turn_ids, lock=lock) if turn_ids else {},
     }
+
+
+def _write_terms(by_id: dict[int, Document], asked: list[int], tables: Tables) -> tuple[list[int], int, int]:
+    """The term rows of the `asked` items in line with `by_id` (read in this transaction): the
+    rows (and vectors) of items no longer indexable deleted, changed ones rewritten, new ones
+    inserted. Returns the ids gone, the rows removed and the documents written."""
+    gone = [i for i in asked if i not in by_id]
+    removed = fts.delete(gone, tables)
+    vec.delete(gone, tables)
+    current = fts.indexed_hashes(by_id, tables)
+    changed = [d for d in by_id.values() if d.fact_id in current and current[d.fact_id] != d.digest]
+    new = [d for d in by_id.values() if d.fact_id not in current]
+    fts.upsert(((d.fact_id, d.user_id, d.digest, d.body, d.context) for d in changed), tables)
+    if new:  # a new document has no rows to replace: inserted without upsert's deletes
+        fts.insert_new([(d.fact_id, d.user_id, d.digest, d.body, d.context) for d in new], tables)
+    return gone, removed, len(changed) + len(new)
 
 
 _TABLES: dict[str, Tables] = {Kind.FACT: FACTS, Kind.EPISODE: EPISODES}
@@ -224,14 +266,10 @@ def _write(
     for kind, by_id in docs.items():
         tables = _TABLES[kind]
         replicas.note_write({d.user_id for d in by_id.values()})
-        gone = [i for i in asked[kind] if i not in by_id]
-        batch.removed += fts.delete(gone, tables)
-        vec.delete(gone, tables)
+        gone, removed, written = _write_terms(by_id, asked[kind], tables)
+        batch.removed += removed
+        batch.indexed += written
         done[kind] += gone
-        current = fts.indexed_hashes(by_id, tables)
-        changed = [d for d in by_id.values() if current.get(d.fact_id) != d.digest]
-        fts.upsert(((d.fact_id, d.user_id, d.digest, d.body, d.context) for d in changed), tables)
-        batch.indexed += len(changed)
         have = vec.indexed(by_id, tables)
         rows = []
         for doc in by_id.values():
