@@ -16,7 +16,9 @@ Two requests are told apart:
 
 What keeps it precise (tests/facts/test_consent_detector.py measures it):
   - a request is an imperative to the assistant: the verb opens a clause ("Don't save
-    that", "..., and don't remember it") or follows "can/could/would you", "make sure you";
+    that", "..., and don't remember it", "Do NOT save this: ...?") or follows "can/could/would
+    you", "make sure you"; facts/consent_wishes.py adds softer and chattier forms ("off the record
+    what do you think", "this convo is not for keeps", "could the previous message not be saved?");
     "I don't remember where I parked" has a subject and is not one;
   - verbs that mean memory for nothing else ("remember", "memorise") take any object;
     verbs with everyday meanings ("save", "store", "keep", "record") need "this/that/it",
@@ -31,6 +33,12 @@ What keeps it precise (tests/facts/test_consent_detector.py measures it):
     memory ("don't remember the title?", "you don't remember my name?"); a polite question
     that asks the assistant not to ("is there a way you can not keep this?", "do you mind not
     saving this?") is read;
+  - a memory verb whose object is a thing of the world or the person's own memory ("(I) don't
+    remember the name of that film", "don't memorise the formulas", "dont remember if I paid"),
+    the words mentioned in a condition ("if I say it's off the record"), a device told to stop
+    ("get my phone to stop remembering") are no request; a message that gives leave to remember
+    ("I'm fine with you remembering everything") with nothing against it is not sent to the
+    classifier either (allows_memory);
   - "forget it" alone is "never mind", not a request, and a request to forget what was said
     that a correction follows ("forget what I said, let's go to Rome") is a correction: its
     new words are kept, unless the message calls what was said private.
@@ -46,6 +54,10 @@ from dataclasses import dataclass
 
 from facts.consent_rules import FORGET_RE, SOFT_FORGET_PATTERNS, WITHHOLD_RE
 from facts.consent_signs import AHEAD, BACKWARD, CORRECTION, PRIVATE, UNDO_PRONOUN
+from facts.consent_wishes import WISH_RE
+
+# The ways of asking to withhold: the rules', then the later wishes' (numbered in that order).
+_WITHHOLD_RE = WITHHOLD_RE + WISH_RE
 
 WITHHOLD = "withhold"
 FORGET_PREVIOUS = "forget_previous"
@@ -56,6 +68,11 @@ _QUOTED = re.compile(r"\"[^\"]*\"|(?:^|(?<=\s))'(?:[^']|'(?=\w))*'(?!\w)")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 # A question about something rather than a request to the assistant...
 _ASKING = re.compile(r"^(?:what|how|why|who|whom|where|when|which|does|do|did|is|are|was|were|has|have)\b")
+# The rules read "Do not save this: ...?" and "Do me a favour and don't ...?": an imperative
+# before the question, not a question (the classifier's pieces keep _ASKING as it was trained).
+_ASKING_RULES = re.compile(
+    r"^(?:what|how|why|who|whom|where|when|which|does|do(?! not\b| me a favou?r\b)|did|is|are|was|were|has|have)\b"
+)
 # ...unless it asks the assistant not to ("is there a way you can not keep this?").
 _ASKING_NOT_TO = re.compile(r"^(?:is there (?:a|any|some) way|is it (?:possible|ok|okay|alright|fine)|do you mind)\b")
 # Chat spellings of the words the patterns read ("i dont want u to remember this").
@@ -64,6 +81,17 @@ _CHAT_SPELLING = re.compile(r"\b(?:u|ur|im|pls|plz|rn)\b")
 # What follows is read by the rules only: the classifier beside them (facts/consent_model.py)
 # reads _sentences' pieces as they were when its weights were frozen.
 _MSG = re.compile(r"\bmsg(s?)\b")
+# More chat spellings: "convo", and a keeping verb without its g ("plz no rememberin this").
+_CONVO = re.compile(r"\bconvo(s?)\b")
+_DROPPED_G = re.compile(r"\b(rememberin|memori[sz]in|savin|storin|keepin|recordin)'?(?!\w)")
+# The words mentioned, not said: "if I say it's off the record", "unless I tell you don't save it":
+# what saying them would do, not a request.
+_MENTION = re.compile(
+    r"\b(?:even if|if|unless) (?:i|you|we|someone|somebody|they|he|she) (?:say|says|said|tell|tells|told|type|types"
+    r"|write|writes|call|calls|mark|marks)"
+    r"(?: (?:that|it's|it is|its|this is|that's|it was|to you|you|them|it|this)){0,3}"
+    r" (?:off the record|(?:don't|do not) (?:remember|memori[sz]e|save|store|keep|record|log)(?: (?:this|it|that))?)\b"
+)
 # "Off the record" with a journalist, as a source, with him: a deal with someone else, not
 # with the assistant ("I'd prefer to stay off the record as a source"); no rule reads it in
 # that sentence.
@@ -81,6 +109,19 @@ _REPORTED = re.compile(
 _MEMORY_QUESTION = re.compile(
     r"^(?:(?:so|oh|wait|what),? )?(?:you )?(?:don't|do not|can't|cannot) (?:remember|recall)\b"
     r"(?![^?]*\b(?:please|this)\b)[^,;:]{0,200}\?$"
+)
+# Leave given, not withheld: "I'm fine with you remembering everything", "feel free to save it".
+# With no "but", "except", "else" or "not" beside it, such a message asks nothing (the classifier,
+# which hears "remembering everything", is not asked; facts/consent_model.py).
+_ALLOWS = re.compile(
+    r"\b(?:(?:i'm|i am|i'd be|i'll be|we're) (?:(?:totally|completely|really|perfectly|absolutely|quite) )?"
+    r"(?:fine|ok|okay|happy|cool|good|comfortable|alright|glad) (?:with|for) you"
+    r" (?:to )?|i (?:don't|do not) mind (?:if )?you |feel free to |go ahead and |you (?:can|may) (?:always |totally )?)"
+    r"(?:remember|save|store|keep|memori[sz]e|retain|remembering|saving|storing|keeping|memori[sz]ing|retaining)\b"
+)
+_BUT_NOT = re.compile(
+    r"\b(?:but|except|apart from|other than|unless|however|though|although|else|not|never|nothing|no|without"
+    r"|forget|off the record|between us|private)\b|n't\b"
 )
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 
@@ -101,26 +142,27 @@ def _normalise(text: str) -> str:
     return text
 
 
-def _sentences(text: str) -> list[str]:
+def _sentences(text: str, asking: re.Pattern[str] = _ASKING) -> list[str]:
     kept = []
     for sentence in _SENTENCE.split(text):
         sentence = " ".join(sentence.split())
         if not sentence:
             continue
-        if sentence.endswith("?") and _ASKING.match(sentence) and not _ASKING_NOT_TO.match(sentence):
+        if sentence.endswith("?") and asking.match(sentence) and not _ASKING_NOT_TO.match(sentence):
             continue
         kept.append(sentence)
     return kept
 
 
 def _requests_only(sentences: list[str]) -> list[str]:
-    """The sentences as the rules read them: "msg" spelt out, a third party's reported words
-    and "off the record" with the press or someone else left out, questions about a memory
-    dropped."""
+    """The sentences as the rules read them: "msg", "convo" and "rememberin" spelt out, a third
+    party's reported words, words mentioned after "if I say" and "off the record" with the press
+    or someone else left out, questions about a memory dropped."""
     kept = []
     for sentence in sentences:
-        sentence = _MSG.sub(r"message\1", sentence)
-        sentence = " ".join(_REPORTED.sub(" ", sentence).split())
+        sentence = _CONVO.sub(r"conversation\1", _MSG.sub(r"message\1", sentence))
+        sentence = _DROPPED_G.sub(r"\1g", sentence)
+        sentence = " ".join(_MENTION.sub(" ", _REPORTED.sub(" ", sentence)).split())
         if _PRESS.search(sentence):
             sentence = sentence.replace("off the record", "off-record-elsewhere")
         sentence = _WITH_SOMEONE.sub("off-record-elsewhere ", sentence)
@@ -130,7 +172,7 @@ def _requests_only(sentences: list[str]) -> list[str]:
 
 
 def _withheld(sentences: list[str], backward: bool) -> ConsentRequest | None:
-    for index, pattern in enumerate(WITHHOLD_RE):
+    for index, pattern in enumerate(_WITHHOLD_RE):
         for sentence in sentences:
             found = pattern.search(sentence)
             if found is None:
@@ -168,11 +210,18 @@ def _asked(patterns: list[re.Pattern[str]], sentences: list[str], soft: int) -> 
     return None
 
 
+def allows_memory(user_input: str) -> bool:
+    """Whether the message gives leave to remember and says nothing against it."""
+    text = _normalise(user_input or "")
+    granted = _ALLOWS.search(text)
+    return granted is not None and _BUT_NOT.search(_ALLOWS.sub(" ", text)) is None
+
+
 def detect(user_input: str) -> ConsentRequest | None:
     """The person's request not to be remembered in this message, or None."""
     if not user_input:
         return None
-    sentences = _requests_only(_sentences(_normalise(user_input)))
+    sentences = _requests_only(_sentences(_normalise(user_input), _ASKING_RULES))
     index = _asked(FORGET_RE, sentences, soft=len(SOFT_FORGET_PATTERNS))
     if index is not None:
         return ConsentRequest(FORGET_PREVIOUS, index)
@@ -182,5 +231,5 @@ def detect(user_input: str) -> ConsentRequest | None:
         return withheld
     if backward and _asked([UNDO_PRONOUN], sentences, soft=1) is not None:
         # "That address I gave you just now - please forget it."
-        return ConsentRequest(FORGET_PREVIOUS, len(FORGET_RE) + len(WITHHOLD_RE))
+        return ConsentRequest(FORGET_PREVIOUS, len(FORGET_RE) + len(_WITHHOLD_RE))
     return None

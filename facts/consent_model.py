@@ -177,7 +177,8 @@ def best(user_input: str) -> tuple[float, str]:
     """The highest piece's probability of being a request, and that piece's sentence
     ((0.0, "") for a message with no piece)."""
     found = _pieces_in(user_input)
-    if not found:
+    if not found or consent.allows_memory(user_input):
+        # Leave to remember, with nothing against it, asks nothing (facts/consent.py).
         return 0.0, ""
     model = load_model()
     texts = [piece for piece, _ in found]

@@ -56,7 +56,10 @@ WITHHOLD_PATTERNS = [
     # There's no need to save this to memory.
     r"\bthere(?:'s| is) no need (?:for you )?to " + ANY_VERB,
     # Kindly refrain from remembering this / avoid saving any of this / skip storing this.
-    r"\b(?:refrain from|avoid|stop|skip|hold off(?: on)?) " + ANY_ING,
+    # ("Tell my keyboard to stop remembering words", "make it stop": someone else's to do; "I want
+    # you to stop" is not.)
+    r"(?:(?<!\bto )(?<!\bit )(?<!\bthem )|(?<=\byou to ))\b(?:refrain from|avoid|stop|skip|hold off(?: on)?) "
+    + ANY_ING,
     # I'd rather this not be saved / this shouldn't be remembered / this doesn't need to be stored.
     r"\b" + SUBJECT + r"\s+" + NEGATED_BE + DONE,
     # One-time thing, not to be kept: ...
@@ -348,6 +351,11 @@ FORGET_PREVIOUS_PATTERNS = SOFT_FORGET_PATTERNS + [
     + KEEP_ING
     + r")\s+"
     + SAID_BEFORE,
+    # I'd like what I just shared about my visa not to be remembered.
+    r"\b(?:want|'d like|would like|prefer|rather) (?:that |it if )?"
+    + WHAT_I_SAID
+    + r"[^.!?;]{0,60}? not (?:to )?be "
+    + DONE,
     # Undo saving my previous message.
     OPENING + r"undo (?:saving|storing|remembering|recording|logging|keeping) (?:that|it|" + SAID_BEFORE + ")",
 ]

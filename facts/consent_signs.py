@@ -14,7 +14,11 @@ from facts.consent_words import SOFTENER
 # or "that" (not "this", not what follows), it asks to forget the previous turn.
 BACKWARD = re.compile(
     r"\b" + WHAT_I_SAID + r"|\b(?:my|that|the) " + PREVIOUS + r" (?:message|answer|reply|response|comment|turn|bit|part"
-    r"|sentence|statement|entry|input|text|post|thing i said)\b"
+    r"|sentence|statement|entry|input|text|post|thing i (?:said|wrote|typed|sent|mentioned|told you))\b"
+    r"|\b(?:my|that) " + PREVIOUS + r" one\b"
+    # "Forget it and don't store it": "forget it" beside a keeping request asks to drop what was said.
+    r"|\bforget (?:about )?(?:it|that),? and (?:please |pls )?(?:don't|do not|never) "
+    r"(?:save|store|keep|remember|log|record)\b"
     r"|\bi take (?:that|it) back\b|^(?:\w+[,!.]?\s+)?scratch that\b|\bi overshared\b"
     r"|\bi (?:shouldn't|should not) have (?:said|shared|told you|mentioned|written|typed|sent|posted)\b"
     r"|\bi (?:didn't|did not) mean to (?:say|share|tell you|mention|send|write|type) (?:that|it)\b"

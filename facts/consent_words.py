@@ -30,8 +30,20 @@ NOT_ANY = (
     r"(?:(?:you\s+)?(?:don't|do not|never|must not|mustn't|should not|shouldn't|need not|needn't"
     r"|(?:don't|do not) (?:need|have) to)|you(?:'re| are) not to|no need to|let's not(?: have you)?|not to)\s+"
 )
-# Verbs whose only meaning here is keeping a memory: any object (or none) will do.
-MEMORY_VERB = r"(?:remember|memori[sz]e|retain)\b"
+# What only the person's own memory, or a thing of the world, is: "(I) don't remember the name of
+# that film", "don't memorise the answers", "dont remember if I paid": a definite object with no
+# word of this conversation in its clause, or "if"/"whether". A memory verb is a request without it.
+CONVERSATION_WORD = (
+    r"(?:this|these|i|i'm|i've|i'd|my|me|you|your|following|above|earlier|before|previous|last|prior|details?"
+    r"|specifics|rest|contents?|conversation|chat|message|info|information|stuff|bits?|parts?|password|pin|address)"
+)
+OWN_MEMORY = (
+    r"(?!\s+(?:the(?:\s+(?!"
+    + CONVERSATION_WORD
+    + r"\b)[\w'-]+){1,30}\s*(?:[,;:.!?\-\u2013\u2014]|$)|(?:if|whether)\b))"
+)
+# Verbs whose only meaning here is keeping a memory: any object (or none) will do, but their own.
+MEMORY_VERB = r"(?:remember|memori[sz]e|retain)\b" + OWN_MEMORY
 # Verbs with everyday meanings: they need a pointing object or a memory as their place.
 KEEP_VERB = (
     r"(?:save|store|keep|record|log|persist|hold on ?to|hang on ?to|train on|keep tabs on|keep track of"
@@ -62,12 +74,13 @@ MEMORY_NOUN = (
 # Later conversations are a memory too ("don't carry this over to future chats").
 LATER_CHATS = r"(?:future|later|other|new|next|upcoming|all) (?:chats?|conversations?|sessions?)\b"
 PLACE = (
-    r"(?:(?:(?:your|my|the|any) )?(?:" + MEMORY_NOUN + r"|preferences\b)|what you (?:know|remember|keep) about me\b"
+    r"(?:(?:(?:your|my|the|any) )?(?:" + MEMORY_NOUN + r"|preferences\b)"
+    r"|(?:what|anything|everything|whatever) you (?:know|remember|keep) about me\b"
     r"|" + LATER_CHATS + ")"
 )
 # The assistant's memory as a thing to take something out of (not "my notes", the person's own).
 MEMORY_PLACE = (
-    r"(?:(?:your|my|the) )?(?:long-term )?(?:memory|memories|record|knowledge)\b"
+    r"(?:(?:your|my|the) )?(?:long-term |stored |saved )?(?:memory|memories|record|knowledge)\b"
     + NOT_A_THING
     + r"|your (?:notes|records)\b"
     r"|what(?:ever)? you(?:'ve| have)? (?:know|saved|stored|remember|kept)"

@@ -8,8 +8,9 @@ That measure is the leave-one-set-out figures `scripts/train_consent_model.py` p
 seventh set, written blind and never trained on, scored once after the weights were frozen
 (docs/measurements.md §25). The rules were then fixed on the seventh set's misreadings
 (tests/facts/test_consent_seventh_fixes.py), so its figures below are in-sample for the rules:
-no longer a blind measure of either. The eighth set, written blind after both, is the held-out
-measure now. Run alone to read them:
+no longer a blind measure of either. The eighth set, written blind after both, was scored once,
+then the rules were fixed on it too (tests/facts/test_consent_eighth_fixes.py): in-sample for the
+rules as well. Run alone to read them:
 
     .venv/bin/python -m pytest -q -s -p no:cacheprovider tests/facts/test_consent_model.py
 """
@@ -50,10 +51,13 @@ SETS = (
     # R 0.698 (0 look-alikes), classifier unchanged, either P 0.976 / R 0.930 (120 of 129, the
     # classifier's 3 look-alikes of 147). The next blind measure is the eighth set.
     ("seventh (rules fixed on it)", *LABELLED["seventh"], 119 / 129, 119 / 123),
-    # Held out: written blind, seen by neither the classifier nor the rules' author, scored once
-    # after both were committed (f9103ab): rules P 0.970 / R 0.662 (3 look-alikes), classifier
-    # alone P 0.989 / R 0.641, either P 0.968 / R 0.834 (121 of 145, 4 look-alikes of 184).
-    ("eighth (held out)", *LABELLED["eighth"], 120 / 145, 120 / 125),
+    # Written blind, seen by neither the classifier nor the rules' author, scored once after both
+    # were committed (f9103ab): rules P 0.970 / R 0.662 (3 look-alikes), classifier alone
+    # P 0.989 / R 0.641, either P 0.968 / R 0.834 (121 of 145, 4 look-alikes of 184). The rules
+    # were then fixed on its misreadings (tests/facts/test_consent_eighth_fixes.py), so it is
+    # in-sample for the rules now: rules P 1.000 / R 0.945 (0 look-alikes), either P 1.000 /
+    # R 1.000 (the leave to remember in it is no longer sent to the classifier).
+    ("eighth (rules fixed on it)", *LABELLED["eighth"], 144 / 145, 144 / 145),
 )
 
 
@@ -110,8 +114,9 @@ def test_a_request_only_the_classifier_finds_is_of_the_right_kind_and_never_dele
     # A withhold read as "forget the previous turn" would delete what the person said before.
     assert [t for t, kind, found, _ in only if kind == consent.WITHHOLD and found == consent.FORGET_PREVIOUS] == []
     # 138 flags, 124 of the right kind, when the weights were frozen (153a84e), the seventh set
-    # included; 133, 120 of the right kind, once the rules read the seventh set's clear forms.
-    assert len(only) >= 130 and right / len(only) >= 0.85, only
+    # included; 133, 120 of the right kind, once the rules read the seventh set's clear forms;
+    # 129 once they read the eighth's.
+    assert len(only) >= 125 and right / len(only) >= 0.85, only
 
 
 def test_the_kind_comes_from_the_sentence_that_asks_not_from_a_pointer_back_elsewhere():
