@@ -2,8 +2,8 @@
 
     .venv/bin/python scripts/train_consent_model.py [--output FILE]
 
-Reads the labelled sets in tests/facts/ (all but the sixth, held out), so it runs in a checkout
-only; embeds with the packaged all-MiniLM-L6-v2 model and downloads nothing. Writes
+Reads the labelled sets in tests/facts/ (tests/facts/consent_sets.py TRAINING), so it runs in a
+checkout only; embeds with the packaged all-MiniLM-L6-v2 model and downloads nothing. Writes
 facts/consent_model.json and prints each set's held-out precision and recall.
 
 Deterministic: the data are read in a fixed order, the embedding model is the packaged one,
@@ -15,7 +15,8 @@ of a look-alike is a negative; of a request, the piece that reads most like one 
 positive (found by a first fit on the whole requests, then refitted: two rounds of
 multiple-instance learning). The threshold is chosen by leave-one-set-out cross-validation:
 each labelled set, written by a different hand, is scored by a model trained without it,
-which is how a new set would meet the model.
+which is how a new set would meet the model, and read as the product reads it (rules OR
+classifier; leave to remember not sent to the classifier).
 """
 
 from __future__ import annotations
@@ -174,6 +175,13 @@ def per_group(table: PieceTable, flagged: np.ndarray) -> dict[str, dict[str, flo
     return out
 
 
+def as_read(table: PieceTable, scores: np.ndarray) -> np.ndarray:
+    """The scores as the product reads them: a message that gives leave to remember, with nothing
+    against it, is not sent to the classifier (facts/consent.allows_memory), so it scores 0."""
+    allowed = np.asarray([consent.allows_memory(m.text) for m in table.messages])
+    return np.where(allowed, 0.0, scores)
+
+
 def choose_threshold(table: PieceTable, scores: np.ndarray) -> float:
     """The lowest threshold at which rules OR classifier keep TARGET_PRECISION on every set
     (on a set where the rules alone fall below it, the precision the rules have)."""
@@ -191,7 +199,7 @@ def train(
 ) -> tuple[Model, PieceTable, np.ndarray]:
     """The model on every labelled message, its threshold from the held-out scores."""
     table = PieceTable(messages if messages is not None else labelled(), embed)
-    scores = held_out_scores(table)
+    scores = as_read(table, held_out_scores(table))
     threshold = choose_threshold(table, scores)
     weights, bias = train_on(table, list(range(len(table.messages))))
     return Model(weights, bias, threshold, embedding_model, GRAM_BITS, GRAM_WEIGHT), table, scores

@@ -32,6 +32,7 @@ LABELLED: dict[str, LabelledSet] = {
     "seventh": (seventh.SEVENTH_POSITIVE, seventh.SEVENTH_NEGATIVE),
     "eighth": (eighth.EIGHTH_POSITIVE, eighth.EIGHTH_NEGATIVE),
 }
-# What the classifier is trained on: every set but the ones kept for a blind measure
-# (the seventh was scored once before the rules were fixed on it; the eighth is held out).
-TRAINING = ("first", "third", "fresh", "fourth", "fifth", "extra", "sixth")
+# What the classifier is trained on: every set but the ones kept for a blind measure (the
+# seventh and the eighth were each scored once, then the rules were fixed on them and the
+# classifier trained on them; the ninth, tests/facts/consent_ninth_phrases.py, is held out).
+TRAINING = ("first", "third", "fresh", "fourth", "fifth", "extra", "sixth", "seventh", "eighth")

@@ -1,16 +1,17 @@
 """The consent classifier beside the rules (facts/consent_model.py, issue 37), on the real
 packaged embedding model.
 
-Its training data are the first, third, fresh, fourth, fifth and sixth sets and the extra
-phrasings (tests/facts/consent_extra_phrases.py), so its figures on them are in-sample: floors
-that catch a model or a piece split that stops reading, not a measure of how it generalises.
+Its training data are the first, third, fresh, fourth, fifth, sixth, seventh and eighth sets and
+the extra phrasings (tests/facts/consent_extra_phrases.py; tests/facts/consent_sets.py TRAINING),
+so its figures on them are in-sample: floors that catch a model or a piece split that stops
+reading, not a measure of how it generalises.
 That measure is the leave-one-set-out figures `scripts/train_consent_model.py` prints and the
 seventh set, written blind and never trained on, scored once after the weights were frozen
 (docs/measurements.md §25). The rules were then fixed on the seventh set's misreadings
-(tests/facts/test_consent_seventh_fixes.py), so its figures below are in-sample for the rules:
-no longer a blind measure of either. The eighth set, written blind after both, was scored once,
-then the rules were fixed on it too (tests/facts/test_consent_eighth_fixes.py): in-sample for the
-rules as well. Run alone to read them:
+(tests/facts/test_consent_seventh_fixes.py). The eighth set, written blind after both, was scored
+once, then the rules were fixed on it too (tests/facts/test_consent_eighth_fixes.py), and the
+classifier was retrained with both (2026-11-28): in-sample for both readers now. The ninth set is
+the next blind measure. Run alone to read them:
 
     .venv/bin/python -m pytest -q -s -p no:cacheprovider tests/facts/test_consent_model.py
 """
@@ -35,29 +36,32 @@ pytestmark = pytest.mark.no_database
 # reached when the weights were frozen (153a84e, 2026-11-28), less one phrasing; on the sets it
 # was trained on, the precision floor is 0.98 or the rules' own where they fall below it. The
 # fifth, extra and seventh floors are what rules OR classifier reached after the rules' fixes
-# for the seventh set (2026-11-28; the classifier unchanged), less one phrasing.
+# for the seventh set (2026-11-28; the classifier unchanged), less one phrasing; the fifth,
+# sixth, seventh and eighth floors were raised to what they reach after the rules' fixes for the
+# eighth set and the retraining with the seventh and eighth (threshold 0.87), less one phrasing.
 SETS = (
     ("first", *LABELLED["first"], 256 / 257, None),
     ("third", *LABELLED["third"], 49 / 50, None),
     ("fresh", *LABELLED["fresh"], 39 / 40, None),
     ("fourth", *LABELLED["fourth"], 92 / 101, None),
-    ("fifth", *LABELLED["fifth"], 88 / 98, None),
+    ("fifth", *LABELLED["fifth"], 89 / 98, None),
     ("extra", *LABELLED["extra"], 57 / 67, None),
-    ("sixth", *LABELLED["sixth"], 99 / 115, None),
+    ("sixth", *LABELLED["sixth"], 101 / 115, None),
     # Written blind, never trained on, scored once after the weights were frozen: rules
     # P 0.950 / R 0.589 (4 look-alikes), classifier alone P 0.966 / R 0.667, either P 0.940 /
     # R 0.845 (109 of 129, 7 look-alikes of 147): below the issue's aim on both. The rules were
     # then fixed on its misreadings, so it is in-sample for the rules now: rules P 1.000 /
     # R 0.698 (0 look-alikes), classifier unchanged, either P 0.976 / R 0.930 (120 of 129, the
-    # classifier's 3 look-alikes of 147). The next blind measure is the eighth set.
-    ("seventh (rules fixed on it)", *LABELLED["seventh"], 119 / 129, 119 / 123),
+    # classifier's 3 look-alikes of 147). Rules fixed for the eighth and the classifier trained on
+    # both: rules P 1.000 / R 0.729, either P 0.992 / R 0.961 (124 of 129, 1 look-alike).
+    ("seventh (in-sample)", *LABELLED["seventh"], 123 / 129, 123 / 125),
     # Written blind, seen by neither the classifier nor the rules' author, scored once after both
     # were committed (f9103ab): rules P 0.970 / R 0.662 (3 look-alikes), classifier alone
     # P 0.989 / R 0.641, either P 0.968 / R 0.834 (121 of 145, 4 look-alikes of 184). The rules
     # were then fixed on its misreadings (tests/facts/test_consent_eighth_fixes.py), so it is
     # in-sample for the rules now: rules P 1.000 / R 0.945 (0 look-alikes), either P 1.000 /
-    # R 1.000 (the leave to remember in it is no longer sent to the classifier).
-    ("eighth (rules fixed on it)", *LABELLED["eighth"], 144 / 145, 144 / 145),
+    # R 1.000 (the leave to remember in it is no longer sent to the classifier); then trained on.
+    ("eighth (in-sample)", *LABELLED["eighth"], 144 / 145, 144 / 145),
 )
 
 
@@ -115,8 +119,8 @@ def test_a_request_only_the_classifier_finds_is_of_the_right_kind_and_never_dele
     assert [t for t, kind, found, _ in only if kind == consent.WITHHOLD and found == consent.FORGET_PREVIOUS] == []
     # 138 flags, 124 of the right kind, when the weights were frozen (153a84e), the seventh set
     # included; 133, 120 of the right kind, once the rules read the seventh set's clear forms;
-    # 129 once they read the eighth's.
-    assert len(only) >= 125 and right / len(only) >= 0.85, only
+    # 129 once they read the eighth's; 133 once the classifier was trained on both (threshold 0.87).
+    assert len(only) >= 130 and right / len(only) >= 0.85, only
 
 
 def test_the_kind_comes_from_the_sentence_that_asks_not_from_a_pointer_back_elsewhere():
