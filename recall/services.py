@@ -12,8 +12,9 @@ character budget.
 recall() runs one step after another: _plan (validate the request), _windows
 (the times the query names), _gather (read both lists), _fuse, _add_time_list,
 _direct_hits (category weights, load the facts), _prefer_newer (facts and episodes
-on one time scale), merge, _newest_leaders_first, _supplements (back-fill), pack, _log;
-episodes take the same steps up to the time list (_episodes_side).
+on one time scale), merge, _newest_leaders_first, recall.backfill, pack, _log;
+episodes take the same steps up to the time list (_episodes_side). What the steps read of
+the candidate facts' rows is read once (recall.candidate_rows).
 """
 
 from __future__ import annotations
@@ -31,14 +32,15 @@ from django.utils import timezone
 from core.errors import Rejected
 from facts.logbuffer import save_later
 from facts.models import Fact, MemoryUser
-from recall import episodes, fusion, graph, slots, through_turns, time_list
+from recall import backfill, candidate_rows, episodes, fusion, sides, through_turns, time_list
 from recall.as_of import Snapshot
+from recall.candidate_rows import CandidateRows
 from recall.dates import Window
 from recall.dates import windows as query_windows
-from recall.embeddings import EmbedderError, embed_query, embedder_for
+from recall.embeddings import EmbedderError
 from recall.hits import EpisodeHit, FactHit, Hit
 from recall.query import MAX_QUERY_CHARS, content_words
-from recall.sides import LexicalSide, VectorSide
+from recall.sides import LexicalSide
 from recall.tables import EPISODES, FACTS, Tables
 
 MODES = ("hybrid", "lexical", "vector")
@@ -69,6 +71,7 @@ class _Plan:
     full_fusion: bool
     base: QuerySet[Fact]  # the facts recall may return: live, or valid at as_of
     snapshot: Snapshot | None  # those facts in memory, for as_of
+    rows: CandidateRows  # what the steps read of the candidate facts' rows, once (recall.candidate_rows)
     sources: tuple[str, ...] = ("facts",)
 
 
@@ -125,6 +128,7 @@ def _plan(
         full_fusion=full_fusion,
         base=base,
         snapshot=snapshot,
+        rows=CandidateRows(base),
         sources=sources,
     )
 
@@ -141,10 +145,11 @@ def _gather(plan: _Plan, tables: Tables = FACTS) -> _Lists:
     vector_side = None
     if plan.mode in ("hybrid", "vector") and plan.query.strip():
         try:
-            live = slots.state()  # one reading of the model and slot for the query and the scan
-            query_vector = embed_query(plan.query, embedder_for(live.live_model), tenant_id=plan.user.tenant_id)
-            vector_side = VectorSide(plan.user.pk, query_vector, snapshot, tables, live)
+            vector_side = sides.vector_side(plan.user, plan.query, snapshot, tables)
             lists.vector = vector_side.top(plan.depth, plan.scan)
+            if vector_side.stale:  # the embedder switch moved since this process read it: again
+                vector_side = sides.vector_side(plan.user, plan.query, snapshot, tables, sides.switch_seen())
+                lists.vector = vector_side.top(plan.depth, plan.scan)
         except EmbedderError as exc:
             lists.degraded = True
             lists.stats["embedder_error"] = str(exc)[:200]
@@ -204,7 +209,11 @@ def _add_time_list(plan: _Plan, cands: dict[int, fusion.Candidate], windows: lis
     if not windows:
         return
     if tables is FACTS:
-        ids = time_list.in_windows(plan.base, cands, windows, plan.depth, time_list.FACT_MOMENT)
+        plan.rows.read(list(cands))
+        ids = time_list.in_windows(
+            plan.base, cands, windows, plan.depth, time_list.FACT_MOMENT, plan.rows.rows, candidate_rows.BEYOND_MOMENT
+        )
+        plan.rows.added(ids)  # the rows of the facts it adds were read with them
     else:
         said = episodes.said_by(plan.user, plan.as_of)
         ids = time_list.in_windows(said, cands, windows, plan.depth, time_list.EPISODE_MOMENT)
@@ -213,9 +222,7 @@ def _add_time_list(plan: _Plan, cands: dict[int, fusion.Candidate], windows: lis
 
 def _direct_hits(plan: _Plan, lists: _Lists, cands: dict[int, fusion.Candidate]) -> list[FactHit]:
     """The fused candidates weighted by category, best first, with their facts loaded."""
-    # The base queryset re-checks ownership and liveness (or validity at as_of):
-    # an index row that lags behind the write path can never leak a fact.
-    categories = dict(plan.base.filter(pk__in=list(cands)).values_list("pk", "category"))
+    categories = plan.rows.categories(list(cands))
     cands = {fid: c for fid, c in cands.items() if fid in categories}
     fusion.apply_category_weights(cands, categories)
     lex_scores, vec_dists = dict(lists.lexical), dict(lists.vector)
@@ -239,40 +246,6 @@ def _load_facts(plan: _Plan, ids: list[int]) -> dict[int, Fact]:
     for fact in facts.values():
         fact.user = plan.user
     return facts
-
-
-def _supplement_picks(plan: _Plan, hits: list[FactHit]) -> list[tuple[int, dict[str, Any]]]:
-    """(fact id, signals) of the back-fill, in order: graph neighbours first, then the most
-    recent facts, until k is reached."""
-    taken = {h.fact.pk for h in hits}
-    picks: list[tuple[int, dict[str, Any]]] = []
-    if plan.terms or hits:
-        seeds = [h.fact.pk for h in hits[:5]]
-        for fid, entity in graph.neighbours(plan.user, plan.terms, seeds, taken, plan.base):
-            if len(hits) + len(picks) >= plan.k:
-                break
-            picks.append((fid, {"supplement": "graph", "via_entity": entity}))
-            taken.add(fid)
-    need = plan.k - len(hits) - len(picks)
-    if need > 0:
-        order = "-valid_from" if plan.as_of is not None else "-last_mentioned_at"
-        for fid in plan.base.exclude(pk__in=taken).order_by(order, "-pk").values_list("pk", flat=True)[:need]:
-            picks.append((fid, {"supplement": "recent"}))
-    return picks
-
-
-def _supplements(plan: _Plan, hits: list[FactHit]) -> list[FactHit]:
-    """Back-fill only: considered when direct hits do not fill k, and scored strictly
-    below the weakest direct hit."""
-    if len(hits) >= plan.k:
-        return []
-    floor = min((h.score for h in hits), default=None)
-    picks = _supplement_picks(plan, hits)
-    facts = _load_facts(plan, [fid for fid, _ in picks])
-    scores = fusion.supplement_scores(floor, len(picks))
-    return [
-        FactHit(facts[fid], score, signals) for (fid, signals), score in zip(picks, scores, strict=True) if fid in facts
-    ]
 
 
 def _log(plan: _Plan, result: RecallResult, lists: _Lists) -> None:
@@ -302,7 +275,9 @@ def _facts_side(plan: _Plan, windows: list[Window]) -> tuple[_Lists, list[FactHi
     cands = _fuse(plan, lists)
     _add_time_list(plan, cands, windows, FACTS)
     if through_turns.active(plan.sources):
-        through_turns.drop_keyed_facts(plan.user, plan.as_of, cands)
+        # Only a candidate with a source turn can be ranked through it (most facts stored through
+        # the API have none): read with the categories, so none costs no statement.
+        through_turns.drop_keyed_facts(plan.user, plan.as_of, cands, plan.rows.with_source_turn(list(cands)))
     return lists, _direct_hits(plan, lists, cands)
 
 
@@ -366,7 +341,7 @@ def recall(
     episode_lists, episode_hits = _episodes_side(plan, windows)
     _prefer_newer(plan, hits, episode_hits)
     if through_turns.active(plan.sources):
-        through_turns.fold_turn_facts(plan.user, plan.base, episode_hits)
+        through_turns.fold_turn_facts(plan.user, plan.base if plan.as_of is not None else None, episode_hits)
     ranked: list[Hit] = episodes.merge(hits, episode_hits) if episode_lists is not None else list(hits)
     ranked = _newest_leaders_first(plan, ranked)
     if "facts" in plan.sources:
@@ -374,7 +349,7 @@ def recall(
         taken = [h for h in ranked if isinstance(h, FactHit)] + [
             f for h in ranked for f in h.folded if isinstance(f, FactHit)
         ]
-        ranked += _supplements(plan, taken)[: max(0, plan.k - len(ranked))]
+        ranked += backfill.supplements(plan, taken, _load_facts)[: max(0, plan.k - len(ranked))]
     if episode_lists is not None and settings.MEMORY_RECALL_EPISODE_MERGE and settings.MEMORY_RECALL_QUOTE_SOURCES:
         # A fact stands for its turn only when they fold; unfolded, the turn is an item of its own.
         # Without a budget only the first k are returned, so only they need their turn's words.

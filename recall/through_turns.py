@@ -41,15 +41,20 @@ def active(sources: tuple[str, ...]) -> bool:
     )
 
 
-def drop_keyed_facts(user: MemoryUser, as_of: datetime | None, cands: dict[int, fusion.Candidate]) -> None:
+def drop_keyed_facts(
+    user: MemoryUser, as_of: datetime | None, cands: dict[int, fusion.Candidate], with_turn: list[int]
+) -> None:
     """Take out of the fact candidates those their source turn's key holds: live, from an episode
     said by `as_of` that is in the episode index. A turn the index has not written yet (a lagging
-    outbox) cannot rank for its facts, so they keep their own lists meanwhile (two queries)."""
-    if not cands:
+    outbox) cannot rank for its facts, so they keep their own lists meanwhile (two queries).
+    `with_turn`: the candidates recall may return that have a source turn (recall.services read
+    them with the candidates' categories); only they can be keyed, and none costs no query (a
+    candidate recall may not return is dropped from the hits whether or not it is taken here)."""
+    if not with_turn:
         return
     keyed = dict(
         Fact.objects.live()
-        .filter(user=user, pk__in=list(cands), source_turn__in=episodes.said_by(user, as_of).values("pk"))
+        .filter(user=user, pk__in=with_turn, source_turn__in=episodes.said_by(user, as_of).values("pk"))
         .values_list("pk", "source_turn_id")
     )
     indexed = fts.indexed_hashes(set(keyed.values()), EPISODES)
@@ -58,14 +63,15 @@ def drop_keyed_facts(user: MemoryUser, as_of: datetime | None, cands: dict[int, 
             del cands[fact_id]
 
 
-def fold_turn_facts(user: MemoryUser, base: QuerySet[Fact], episode_hits: list[EpisodeHit]) -> None:
+def fold_turn_facts(user: MemoryUser, base: QuerySet[Fact] | None, episode_hits: list[EpisodeHit]) -> None:
     """Fold into each episode hit the live facts its turn produced that recall may return (`base`:
-    live, or valid at `as_of`), so the caller who asked for facts receives them with the turn that
-    ranked for them (one query)."""
+    the facts valid at `as_of`), so the caller who asked for facts receives them with the turn that
+    ranked for them. Without `as_of` (base None) recall may return the user's live facts, which is
+    what `hit.facts` holds already (recall.episodes._produced): no query; as of a past time, one."""
     produced = {fact.pk: fact for hit in episode_hits for fact in hit.facts}
     if not produced:
         return
-    allowed = set(base.filter(pk__in=list(produced)).values_list("pk", flat=True))
+    allowed = set(produced) if base is None else set(base.filter(pk__in=list(produced)).values_list("pk", flat=True))
     for hit in episode_hits:
         for fact in hit.facts:
             if fact.pk in allowed:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
+from typing import Any
 
 from django.db.models import Q, QuerySet
 
@@ -49,11 +50,18 @@ def in_windows(
     windows: list[Window],
     depth: int,
     fields: tuple[str, ...],
+    rows: dict[int, tuple[Any, ...]] | None = None,
+    also: tuple[str, ...] = (),
 ) -> list[int]:
     """Rows of `base` from a time the query names: candidates first, by fused score, then the most
-    recent others (from that time but matching no word), at most `depth`."""
-    rows = base.filter(pk__in=list(cands)).values_list("pk", *fields)
-    moments = {pk: _moment(times) for pk, *times in rows}
+    recent others (from that time but matching no word), at most `depth`.
+
+    `rows`, when given, holds the candidates' rows of `base` as the caller read them (id -> the
+    columns `fields`, then `also`; a candidate `base` lacks is absent), so they are not read again;
+    the rows of the others this adds are put there too, read with their columns `also`."""
+    if rows is None:
+        rows = {pk: tuple(columns) for pk, *columns in base.filter(pk__in=list(cands)).values_list("pk", *fields)}
+    moments = {pk: _moment(rows[pk][: len(fields)]) for pk in cands if pk in rows}
     said = {pk: t for pk, t in moments.items() if t is not None}
     inside = [pk for pk, t in said.items() if any(w.contains(t) for w in windows)]
     # What was said within the time named goes before what was said about it later ("I mentioned a
@@ -61,10 +69,11 @@ def in_windows(
     # this month): a time counted back reaches to the asking day (recall.dates.Window.names).
     inside.sort(key=lambda pk: (not any(w.names(said[pk]) for w in windows), -cands[pk].score, -pk))
     others = base.filter(_coarse(windows, fields)).exclude(pk__in=list(cands)).order_by(f"-{fields[-1]}", "-pk")
-    for pk, *times in others.values_list("pk", *fields)[: depth * 4]:
+    for pk, *columns in others.values_list("pk", *fields, *also)[: depth * 4]:
         if len(inside) >= depth:
             break
-        moment = _moment(times)
+        moment = _moment(columns[: len(fields)])
         if moment is not None and any(w.contains(moment) for w in windows):
             inside.append(pk)
+            rows[pk] = tuple(columns)
     return inside[:depth]

@@ -80,9 +80,16 @@ def vectors(ids: Iterable[int], t: Tables = FACTS) -> dict[int, np.ndarray]:
 
 
 def search(
-    user_id: int, query_vector: np.ndarray | list[float], limit: int, model: str, t: Tables = FACTS
+    user_id: int,
+    query_vector: np.ndarray | list[float],
+    limit: int,
+    model: str,
+    t: Tables = FACTS,
+    expect: tuple[str, str, bool] | None = None,
 ) -> list[tuple[int, float]]:
-    return current().vec.search(user_id, query_vector, limit, model, _live(t))
+    """`expect`: (live slot, live model, whether a store without a switch row serves them): the
+    search returns nothing unless the switch still says so, in the same statement."""
+    return current().vec.search(user_id, query_vector, limit, model, _live(t), expect)
 
 
 def total_rows(t: Tables = FACTS) -> int:

@@ -8,6 +8,18 @@ from django.db import connection
 from facts.replicas import reader
 from recall.tables import FACTS, Tables
 
+# A vector search's check that the embedder switch (recall.models.EmbedderSwitch, one row) still says
+# what the caller read: its live slot and model, or, without a row, whether the caller's state is
+# the one a store without a row serves (a bool parameter). Both engines read it as a condition.
+SWITCH_UNCHANGED = "COALESCE((SELECT live_slot = %s AND live_model = %s FROM recall_embedderswitch WHERE id = 1), %s)"
+
+
+def switch_params(expect: tuple[str, str, bool] | None) -> tuple[str, list[str | bool]]:
+    """The WHERE clause's tail and its parameters for `expect` (None: no check)."""
+    if expect is None:
+        return "", []
+    return f" AND {SWITCH_UNCHANGED}", list(expect)
+
 
 def delete_user_vectors(user_id: int, t: Tables = FACTS) -> int:
     with connection.cursor() as cursor:

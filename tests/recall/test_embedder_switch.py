@@ -246,3 +246,31 @@ def test_the_command_walks_an_operator_through_and_refuses_what_the_state_does_n
     call_command("embedder_switch", "drop", stdout=out, stderr=StringIO())
     with pytest.raises(CommandError, match="no way back"):
         call_command("embedder_switch", "back", stdout=out, stderr=StringIO())
+
+
+def test_a_recall_reads_the_switch_only_when_it_changed_and_then_answers_with_the_new_model(store):
+    """The switch's row is read once per process and checked in the vector read's own statement
+    (recall.sides.switch_seen): a recall runs no read of it while it stands, and the first recall
+    after a switch (or a switch back) reads it, embeds the query with the live model and scans its
+    slot, as a recall that read the row first would."""
+    from django.test.utils import CaptureQueriesContext
+
+    user, facts = store
+    _vector_answer(user, "what is my dog called?")  # the process has read the switch
+
+    def switch_reads(question: str):
+        with CaptureQueriesContext(connection) as captured:
+            hit = _vector_answer(user, question)
+        return hit, sum("recall_embedderswitch" in q["sql"] and 'live_slot" AS' in q["sql"] for q in captured)
+
+    assert switch_reads("which editor do I use?")[1] == 0
+    for target in (E5_MODEL_NAME, LOCAL_MODEL_NAME):
+        switch.start(target)
+        switch.build()
+        switch.switch()
+        hit, reads = switch_reads("what is my dog called?")
+        assert reads == 1 and hit.fact.pk == facts[0].pk
+        model = embedder_for(target)
+        expected = float(model.embed_queries(["what is my dog called?"])[0] @ model.embed([_embed_text(facts[0])])[0])
+        assert hit.signals["vector_similarity"] == pytest.approx(expected, abs=1e-3)
+        assert switch_reads("which editor do I use?")[1] == 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from recall import services
+from recall import sides
 from recall.embeddings import embed_query, query_cache
 
 pytestmark = pytest.mark.django_db
@@ -29,10 +29,10 @@ class _Counting:
 
 @pytest.fixture
 def counting(model, monkeypatch):
-    """The model recall asks for a query's embedding (recall.services.embedder_for, given the
+    """The model recall asks for a query's embedding (recall.sides.embedder_for, given the
     model the store serves)."""
     counter = _Counting(model)
-    monkeypatch.setattr(services, "embedder_for", lambda model_name: counter)
+    monkeypatch.setattr(sides, "embedder_for", lambda model_name: counter)
     return counter
 
 

@@ -68,29 +68,46 @@ def delete_user(user_id: int, t: Tables = FACTS) -> int:
     return len(ids)
 
 
+# Ids per statement of indexed_hashes: well under SQLite's bound on parameters (32,766).
+IDS_PER_READ = 500
+
+
 def indexed_hashes(ids: Iterable[int], t: Tables = FACTS) -> dict[int, str]:
-    ids = [int(i) for i in ids]
+    """id -> text hash of the ids indexed: one statement per IDS_PER_READ ids (it was one per id;
+    a recall over facts and episodes asks for its candidates' turns, recall.through_turns)."""
+    ids = sorted({int(i) for i in ids})
     found: dict[int, str] = {}
     with connection.cursor() as cursor:
-        for fid in ids:
-            cursor.execute(f"SELECT text_hash FROM {t.doc} WHERE {t.id} = %s", [fid])
-            row = cursor.fetchone()
-            if row:
-                found[fid] = row[0]
+        for start in range(0, len(ids), IDS_PER_READ):
+            chunk = ids[start : start + IDS_PER_READ]
+            marks = ", ".join(["%s"] * len(chunk))
+            cursor.execute(f"SELECT {t.id}, text_hash FROM {t.doc} WHERE {t.id} IN ({marks})", chunk)
+            found.update((row[0], row[1]) for row in cursor.fetchall())
     return found
+
+
+def _counts(user_id: int, terms: list[str], t: Tables, with_total: bool) -> tuple[dict[str, int], int | None]:
+    """Each term's document frequency (per-user posting list length) and, `with_total`, the user's
+    document count: one statement of scalar subqueries, not one per term and one more."""
+    expressions = [(term, match_expression(user_id, [term])) for term in terms]
+    matched = [(term, expression) for term, expression in expressions if expression]
+    parts = [f"(SELECT count(*) FROM {t.fts} WHERE {t.fts} MATCH %s)" for _ in matched]
+    params: list[str | int] = [expression for _, expression in matched]
+    if with_total:
+        parts.append(f"(SELECT COUNT(*) FROM {t.doc} WHERE user_id = %s)")
+        params.append(user_id)
+    if not parts:
+        return {}, None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT " + ", ".join(parts), params)
+        row = cursor.fetchone()
+    freqs = {term: int(count) for (term, _), count in zip(matched, row, strict=False)}
+    return freqs, int(row[-1]) if with_total else None
 
 
 def doc_frequencies(user_id: int, terms: list[str], t: Tables = FACTS) -> dict[str, int]:
     """How many of the user's indexed facts contain each term (per-user posting list length)."""
-    freqs: dict[str, int] = {}
-    with connection.cursor() as cursor:
-        for term in terms:
-            expression = match_expression(user_id, [term])
-            if not expression:
-                continue
-            cursor.execute(f"SELECT count(*) FROM {t.fts} WHERE {t.fts} MATCH %s", [expression])
-            freqs[term] = cursor.fetchone()[0]
-    return freqs
+    return _counts(user_id, terms, t, with_total=False)[0]
 
 
 def search(user_id: int, terms: list[str], limit: int, t: Tables = FACTS) -> list[tuple[int, float]]:
@@ -109,11 +126,14 @@ def search(user_id: int, terms: list[str], limit: int, t: Tables = FACTS) -> lis
 def search_leaving_universal(
     user_id: int, terms: list[str], limit: int, min_facts: int, share: float, t: Tables = FACTS
 ) -> tuple[list[tuple[int, float]], list[str]]:
-    """BM25 over the user's terms less the universal ones, and those (as given, sorted). Three
-    statements in this process (no round trip); PostgreSQL's engine answers in one."""
-    freqs = doc_frequencies(user_id, terms, t)
+    """BM25 over the user's terms less the universal ones, and those (as given, sorted). Two
+    statements in this process (the counts, then BM25; no round trip); PostgreSQL's engine
+    answers in one."""
+    freqs, total = _counts(user_id, terms, t, with_total=True)
     present = [term for term in terms if freqs.get(term, 0) > 0]
-    dropped = universal_terms(present, freqs, count_user(user_id, t), min_facts, share)
+    if not present:
+        return [], []
+    dropped = universal_terms(present, freqs, int(total or 0), min_facts, share)
     return search(user_id, [term for term in present if term not in dropped], limit, t), sorted(dropped)
 
 

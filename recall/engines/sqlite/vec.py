@@ -64,14 +64,21 @@ def vectors(ids: Iterable[int], t: Tables = FACTS) -> dict[int, np.ndarray]:
 
 
 def search(
-    user_id: int, query_vector: np.ndarray | list[float], limit: int, model: str, t: Tables = FACTS
+    user_id: int,
+    query_vector: np.ndarray | list[float],
+    limit: int,
+    model: str,
+    t: Tables = FACTS,
+    expect: tuple[str, str, bool] | None = None,
 ) -> list[tuple[int, float]]:
-    """The user's nearest facts by cosine distance: [(fact_id, distance)]."""
+    """The user's nearest facts by cosine distance: [(fact_id, distance)]; none when `expect` is
+    given and the embedder switch no longer says it (portable.SWITCH_UNCHANGED)."""
+    check, check_params = portable.switch_params(expect)
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT {t.id}, vec_distance_cosine(embedding, %s) AS distance FROM {t.vector} "
-            "WHERE user_id = %s AND model = %s ORDER BY distance LIMIT %s",
-            [np.asarray(query_vector, dtype=np.float32).tobytes(), user_id, model, limit],
+            f"WHERE user_id = %s AND model = %s{check} ORDER BY distance LIMIT %s",
+            [np.asarray(query_vector, dtype=np.float32).tobytes(), user_id, model, *check_params, limit],
         )
         return [(row[0], row[1]) for row in cursor.fetchall()]
 
