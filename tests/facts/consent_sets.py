@@ -11,6 +11,7 @@ from tests.facts import consent_extra_phrases as extra
 from tests.facts import consent_fifth_phrases as fifth
 from tests.facts import consent_fourth_phrases as fourth
 from tests.facts import consent_fresh_phrases as fresh
+from tests.facts import consent_ninth_phrases as ninth
 from tests.facts import consent_phrases as first
 from tests.facts import consent_seventh_phrases as seventh
 from tests.facts import consent_sixth_phrases as sixth
@@ -31,6 +32,7 @@ LABELLED: dict[str, LabelledSet] = {
     "sixth": (sixth.SIXTH_POSITIVE, sixth.SIXTH_NEGATIVE),
     "seventh": (seventh.SEVENTH_POSITIVE, seventh.SEVENTH_NEGATIVE),
     "eighth": (eighth.EIGHTH_POSITIVE, eighth.EIGHTH_NEGATIVE),
+    "ninth": (ninth.NINTH_POSITIVE, ninth.NINTH_NEGATIVE),
 }
 # What the classifier is trained on: every set but the ones kept for a blind measure (the
 # seventh and the eighth were each scored once, then the rules were fixed on them and the

@@ -62,6 +62,12 @@ SETS = (
     # in-sample for the rules now: rules P 1.000 / R 0.945 (0 look-alikes), either P 1.000 /
     # R 1.000 (the leave to remember in it is no longer sent to the classifier); then trained on.
     ("eighth (in-sample)", *LABELLED["eighth"], 144 / 145, 144 / 145),
+    # Held out: written blind (0b57527) by someone who saw neither reader nor any other set, scored
+    # once after the eighth's fixes and the retraining (3126325, c8311bc): rules P 1.000 / R 0.707,
+    # classifier alone P 0.984 / R 0.644, either P 0.988 / R 0.859 (164 of 191, 2 look-alikes of
+    # 243): the precision aim met, the recall aim (0.90) not; 11 of the 27 misses are in Spanish,
+    # German or French.
+    ("ninth (held out)", *LABELLED["ninth"], 163 / 191, 163 / 166),
 )
 
 
