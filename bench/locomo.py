@@ -22,6 +22,7 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 import numpy as np
 from django.db import transaction
@@ -185,7 +186,10 @@ def evaluate(
     progress: Callable | None = None,
     time_embedding: bool = True,
     sources: tuple[str, ...] = ("facts",),
+    per_question: list[dict] | None = None,
 ) -> dict:
+    """Mean recall@k, hit@10 and latency per mode, overall and per category; with `per_question`,
+    one record per question and mode is appended to it (question_record)."""
     results: dict[str, dict] = {}
     depth = max(ks + [10])
     for mode in modes:
@@ -193,18 +197,18 @@ def evaluate(
         hit10, latencies, kinds = [], [], []
         for user, provenance, qas in loaded.users:
             ids = Ids.of(user)
-            kinds += loaded.categories.get(user.pk) or ["-"] * len(qas)
-            for question, evidence in qas:
+            categories = loaded.categories.get(user.pk) or ["-"] * len(qas)
+            kinds += categories
+            for (question, evidence), category in zip(qas, categories, strict=True):
                 if time_embedding:
                     query_cache.clear()  # latency includes the query embedding
                 started = time.perf_counter()
                 result = ask(user, question, mode, depth, sources)
                 latencies.append((time.perf_counter() - started) * 1000)
-                covered_at: list[set[str]] = []
-                covered: set[str] = set()
-                for item in answer_items(result):
-                    covered |= covered_by(item, provenance, loaded.episodes, ids)
-                    covered_at.append(set(covered))
+                per_item = [covered_by(item, provenance, loaded.episodes, ids) for item in answer_items(result)]
+                covered_at: list[set[str]] = list(accumulate(per_item, lambda got, more: got | more))
+                if per_question is not None:
+                    per_question.append(question_record(mode, user, category, question, evidence, per_item))
                 for k in ks:
                     got = covered_at[min(k, len(covered_at)) - 1] if covered_at else set()
                     recall_at[k].append(len(evidence & got) / len(evidence))
@@ -223,6 +227,23 @@ def evaluate(
         }
         results[mode] = row
     return results
+
+
+def question_record(
+    mode: str, user: MemoryUser, category: str, question: str, evidence: set[str], per_item: list[set[str]]
+) -> dict:
+    """One question as `eval_recall --per-question` writes it: the rank of the first item covering
+    each evidence turn (None: no item of the answer does) and what each item covers, in rank order;
+    the misses at k are the evidence turns whose first rank is None or above k."""
+    first = {d: next((i for i, got in enumerate(per_item, start=1) if d in got), None) for d in sorted(evidence)}
+    return {
+        "mode": mode,
+        "user": user.external_id,
+        "category": category,
+        "question": question,
+        "first_rank": first,
+        "items": [sorted(got) for got in per_item],
+    }
 
 
 def _row(recall_at: dict[int, list[float]], hit10: list[float]) -> dict:

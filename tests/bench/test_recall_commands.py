@@ -215,3 +215,36 @@ def test_locomo_categories_follow_the_datas_numbering():
     conv = locomo_data.load_conversations(TINY)[0][1]
     assert locomo_data.question_categories(conv) == ["single-hop", "single-hop", "multi-hop", "temporal"]
     assert len(locomo_data.question_categories(conv)) == len(locomo_data.questions(conv))
+
+
+def test_eval_recall_per_question_says_where_each_evidence_turn_ranks(model, tmp_path):
+    """`--per-question`: one line per question and mode, each evidence turn's first covering rank; the
+    shares covered by rank k average to the run's own recall@k, so the lines explain the figures."""
+    target, lines = tmp_path / "eval.json", tmp_path / "questions.jsonl"
+    call_command(
+        "eval_recall", "--data", str(TINY), "--corpus", "both", "--modes", "lexical,hybrid", "--k", "1,2,10",
+        "--json", str(target), "--per-question", str(lines), stdout=StringIO(),
+    )  # fmt: skip
+    results = json.loads(target.read_text())["results"]
+    records = [json.loads(line) for line in lines.read_text().splitlines()]
+    conv = locomo_data.load_conversations(TINY)[0][1]
+    asked = locomo_data.questions(conv)
+    assert [(r["mode"], r["question"]) for r in records] == [(m, q) for m in ("lexical", "hybrid") for q, _ in asked]
+    assert [r["category"] for r in records[: len(asked)]] == locomo_data.question_categories(conv)
+    for record, (_, evidence) in zip(records, asked * 2, strict=True):
+        assert set(record["first_rank"]) == evidence
+        for turn, rank in record["first_rank"].items():
+            assert rank is None or (
+                turn in record["items"][rank - 1] and all(turn not in i for i in record["items"][: rank - 1])
+            )
+    for mode in ("lexical", "hybrid"):
+        for k in (1, 2):
+            shares = [
+                sum(1 for rank in r["first_rank"].values() if rank is not None and rank <= k) / len(r["first_rank"])
+                for r in records
+                if r["mode"] == mode
+            ]
+            assert round(sum(shares) / len(shares), 4) == results[mode][f"recall@{k}"]
+    assert any(rank is not None and rank > 1 for r in records for rank in r["first_rank"].values()) or any(
+        rank is None for r in records for rank in r["first_rank"].values()
+    ), "every evidence turn first: the ranks would prove nothing"

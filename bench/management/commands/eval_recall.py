@@ -65,6 +65,11 @@ class Command(BaseCommand):
         parser.add_argument("--k", default="5,10,20")
         parser.add_argument("--json", dest="json_out", help="write the results as JSON here")
         parser.add_argument(
+            "--per-question",
+            help="LoCoMo: write one JSON line per question and mode here: the rank at which each evidence "
+            "turn is first covered and what each item covers (where the misses are)",
+        )
+        parser.add_argument(
             "--no-context",
             action="store_true",
             help="index facts without their context (source excerpt, the exchange around the source turn)",
@@ -100,6 +105,7 @@ class Command(BaseCommand):
         total_items = sum(len(locomo_data.corpus_items(c, corpus)) for _, c in conversations)
 
         sources = ("facts", "episodes") if corpus == "both" else ("facts",)
+        records: list[dict] = []  # the main run's questions, for --per-question
 
         def run(with_context: bool, overrides: dict, time_embedding: bool, label: str):
             # The overrides cover indexing too: some change what text is embedded.
@@ -112,7 +118,13 @@ class Command(BaseCommand):
                     n = locomo.question_count(loaded)
                     with tqdm(total=n * len(mode_list), desc=f"recall {label}", unit="q", file=self.stderr) as bar:
                         main = locomo.evaluate(
-                            loaded, mode_list, ks, progress=bar.update, time_embedding=time_embedding, sources=sources
+                            loaded,
+                            mode_list,
+                            ks,
+                            progress=bar.update,
+                            time_embedding=time_embedding,
+                            sources=sources,
+                            per_question=None if overrides else records,
                         )
                     if corpus == "both" and not overrides:
                         self.source_rows = self._source_ablation(loaded, mode_list, ks)
@@ -130,6 +142,8 @@ class Command(BaseCommand):
                     rows.append({"variant": name, **{m: variant[m]["recall@10"] for m in mode_list}})
                 rows.append({"variant": locomo.DEFAULT_ROW, **{m: results[m]["recall@10"] for m in mode_list}})
         save_embedding_cache(cache_path, embedder.cache)
+        if options["per_question"]:
+            Path(options["per_question"]).write_text("".join(json.dumps(r) + "\n" for r in records))
         self._report(corpus, n_questions, results, rows or getattr(self, "source_rows", []), ks, mode_list, json_out)
 
     def _report(self, corpus, n_questions, results, rows, ks, mode_list, json_out) -> None:
