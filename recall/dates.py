@@ -160,15 +160,69 @@ def _read(kind: str, groups: tuple[str | Any, ...], text: str, now: datetime) ->
 
 
 def windows(query: str, now: datetime) -> list[Window]:
-    """Every time window the query names, in the order found."""
-    found: list[tuple[int, Window]] = []
-    taken: list[tuple[int, int]] = []
+    """Every time window the query names, in the order found; two joined as a range ("between
+    August 11 and August 15 2023", "from 3 May 2023 to 10 June 2023") are one window."""
+    query = query or ""
+    found: list[tuple[int, int, Window]] = []
     for kind, pattern in _FORMS:
-        for match in pattern.finditer(query or ""):
-            if any(a < match.end() and match.start() < b for a, b in taken):
+        for match in pattern.finditer(query):
+            if any(a < match.end() and match.start() < b for a, b, _ in found):
                 continue
             window = _read(kind, match.groups(), match.group(0), now)
             if window is not None:
-                taken.append(match.span())
-                found.append((match.start(), window))
-    return [w for _, w in sorted(found, key=lambda pair: pair[0])]
+                found.append((*match.span(), window))
+    return _ranges(query, sorted(found, key=lambda f: f[0]))
+
+
+# "between A and B", "from A to B": a range names every day from A's first to B's last, where two
+# separate windows would leave out the days in between.
+_RANGE_OPENS = re.compile(r"\b(between|from)\s+$", re.I)
+_RANGE_JOINS = re.compile(r"^\s*(?:and|to|until|till|through|thru|-|\u2013)\s*$", re.I)
+
+
+def _ranges(query: str, found: list[tuple[int, int, Window]]) -> list[Window]:
+    out: list[Window] = []
+    i = 0
+    while i < len(found):
+        start, end, first = found[i]
+        opens = _RANGE_OPENS.search(query[:start])
+        if opens and i + 1 < len(found) and _RANGE_JOINS.match(query[end : found[i + 1][0]]):
+            _, last_end, last = found[i + 1]
+            if (span := _range(first, last, query[opens.start() : last_end])) is not None:
+                out.append(span)
+                i += 2
+                continue
+        out.append(first)
+        i += 1
+    return out
+
+
+def _range(first: Window, last: Window, label: str) -> Window | None:
+    """One window from the first's start to the last's end; a bound without a year takes the
+    other's (the year before or after where the range would otherwise run backwards). None, and
+    the two kept apart, when neither has a year or one is counted back from today."""
+    if first.named_end is not None or last.named_end is not None:
+        return None
+    if first.start is None and last.start is not None:
+        first = _in_year_of(first, last, back=True)
+    elif last.start is None and first.start is not None:
+        last = _in_year_of(last, first, back=False)
+    if first.start is None or last.end is None or not first.start < last.end:
+        return None
+    return Window(label, first.start, last.end)
+
+
+def _in_year_of(bound: Window, other: Window, *, back: bool) -> Window:
+    """A month or day of any year placed in `other`'s year, or the one before (`back`) or after
+    it when that year would put it on the wrong side of `other`."""
+    if other.start is None or other.end is None or bound.month is None:
+        return bound
+    year = shift(other.start, DAY_SLACK).year
+    for candidate in (year, year - 1 if back else year + 1):
+        placed = _day(candidate, bound.month, bound.day, bound.label) if bound.day else None
+        placed = placed or (_month(candidate, bound.month, bound.label) if not bound.day else None)
+        if placed is None or placed.start is None or placed.end is None:
+            continue
+        if (placed.start < other.end) if back else (other.start < placed.end):
+            return placed
+    return bound

@@ -68,8 +68,39 @@ def test_words_that_only_look_like_dates_name_no_time(query):
 
 
 def test_each_window_is_found_once_in_query_order():
-    labels = [w.label for w in windows("between August 11 and August 15 2023, or in June", NOW)]
+    labels = [w.label for w in windows("on August 11, on August 15 2023, or in June", NOW)]
     assert labels == ["August 11", "August 15 2023", "in June"]
+
+
+def test_a_range_is_one_window_from_its_first_day_to_its_last_with_the_days_between():
+    (span, june) = windows("between August 11 and August 15 2023, or in June", NOW)
+    assert span.label == "between August 11 and August 15 2023" and june.label == "in June"
+    assert span.contains(_day(2023, 8, 13)) and span.contains(_day(2023, 8, 11))
+    assert span.contains(_day(2023, 8, 15)) and not span.contains(_day(2023, 8, 20))
+    assert not span.contains(_day(2022, 8, 13))  # the year the range names, not every August
+
+    (dated,) = windows("what did I buy from 3 May 2023 to 10 June 2023?", NOW)
+    assert dated.contains(_day(2023, 5, 20)) and not dated.contains(_day(2023, 6, 20))
+
+
+def test_a_range_over_new_year_places_its_yearless_bound_on_the_right_side():
+    (back,) = windows("between December 20 and January 5 2024", NOW)
+    (ahead,) = windows("between December 20 2023 and January 5", NOW)
+    for span in (back, ahead):
+        assert span.contains(_day(2023, 12, 28)) and span.contains(_day(2024, 1, 2))
+        assert not span.contains(_day(2024, 12, 28))
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "between 2023-01-01 and 2022-01-01",  # runs backwards
+        "between May 5 and May 9",  # no year on either side
+        "between last week and yesterday",  # counted back from today
+    ],
+)
+def test_a_range_that_cannot_be_placed_keeps_its_two_windows(query):
+    assert len(windows(query, NOW)) == 2
 
 
 def test_a_month_or_day_of_any_year_contains_matching_moments():
