@@ -123,6 +123,10 @@ _BUT_NOT = re.compile(
     r"\b(?:but|except|apart from|other than|unless|however|though|although|else|not|never|nothing|no|without"
     r"|forget|off the record|between us|private)\b|n't\b"
 )
+# Leave given by saying forgetting is not wanted; and "I don't mind" beside a leave is not a
+# "but not" (ninth set: "You can keep all of this, I don't mind.").
+_NO_NEED_TO_FORGET = re.compile(r"\bno need (?:for you )?to (?:forget|delete|erase)\b")
+_BENIGN = re.compile(r"\bi (?:don't|do not) mind\s*(?=[.!,;]|$)")
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 
 
@@ -213,8 +217,9 @@ def _asked(patterns: list[re.Pattern[str]], sentences: list[str], soft: int) -> 
 def allows_memory(user_input: str) -> bool:
     """Whether the message gives leave to remember and says nothing against it."""
     text = _normalise(user_input or "")
-    granted = _ALLOWS.search(text)
-    return granted is not None and _BUT_NOT.search(_ALLOWS.sub(" ", text)) is None
+    granted = _ALLOWS.search(text) or _NO_NEED_TO_FORGET.search(text)
+    rest = _BENIGN.sub(" ", _NO_NEED_TO_FORGET.sub(" ", _ALLOWS.sub(" ", text)))
+    return granted is not None and _BUT_NOT.search(rest) is None
 
 
 def detect(user_input: str) -> ConsentRequest | None:
