@@ -15,6 +15,7 @@ from tests.facts import consent_ninth_phrases as ninth
 from tests.facts import consent_phrases as first
 from tests.facts import consent_seventh_phrases as seventh
 from tests.facts import consent_sixth_phrases as sixth
+from tests.facts import consent_tenth_phrases as tenth
 from tests.facts import consent_third_phrases as third
 
 LabelledSet = tuple[list[tuple[str, str]], list[str]]
@@ -33,6 +34,7 @@ LABELLED: dict[str, LabelledSet] = {
     "seventh": (seventh.SEVENTH_POSITIVE, seventh.SEVENTH_NEGATIVE),
     "eighth": (eighth.EIGHTH_POSITIVE, eighth.EIGHTH_NEGATIVE),
     "ninth": (ninth.NINTH_POSITIVE, ninth.NINTH_NEGATIVE),
+    "tenth": (tenth.TENTH_POSITIVE, tenth.TENTH_NEGATIVE),
 }
 # What the classifier is trained on: every set but the ones kept for a blind measure (the
 # seventh and the eighth were each scored once, then the rules were fixed on them and the

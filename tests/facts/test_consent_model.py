@@ -68,6 +68,11 @@ SETS = (
     # 243): the precision aim met, the recall aim (0.90) not; 11 of the 27 misses are in Spanish,
     # German or French.
     ("ninth (held out)", *LABELLED["ninth"], 163 / 191, 163 / 166),
+    # Held out: written blind (fa2a827), scored once at c948131 (the rules and weights the ninth
+    # was scored on, and leave to remember read more widely): rules P 1.000 / R 0.699, classifier
+    # alone P 0.992 / R 0.656, either P 0.994 / R 0.828 (154 of 186, 1 look-alike of 199). 22 of
+    # the 32 misses are wholly or partly in Spanish, German, French, Portuguese or Italian.
+    ("tenth (held out)", *LABELLED["tenth"], 153 / 186, 153 / 154),
 )
 
 
