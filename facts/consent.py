@@ -52,6 +52,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from facts import consent_languages as languages
 from facts.consent_rules import FORGET_RE, SOFT_FORGET_PATTERNS, WITHHOLD_RE
 from facts.consent_signs import AHEAD, BACKWARD, CORRECTION, PRIVATE, UNDO_PRONOUN
 from facts.consent_wishes import WISH_RE
@@ -237,4 +238,18 @@ def detect(user_input: str) -> ConsentRequest | None:
     if backward and _asked([UNDO_PRONOUN], sentences, soft=1) is not None:
         # "That address I gave you just now - please forget it."
         return ConsentRequest(FORGET_PREVIOUS, len(FORGET_RE) + len(_WITHHOLD_RE))
+    return _in_another_language(sentences)
+
+
+def _in_another_language(sentences: list[str]) -> ConsentRequest | None:
+    """The same requests in Spanish, German, French, Portuguese or Italian
+    (facts/consent_languages.py), numbered after the English rules."""
+    first = len(FORGET_RE) + len(_WITHHOLD_RE) + 1
+    for index, pattern in enumerate(languages.FORGET_PREVIOUS_RE):
+        if any(pattern.search(sentence) for sentence in sentences):
+            return ConsentRequest(FORGET_PREVIOUS, first + index)
+    first += len(languages.FORGET_PREVIOUS_RE)
+    for index, pattern in enumerate(languages.WITHHOLD_RE):
+        if any(pattern.search(sentence) for sentence in sentences):
+            return ConsentRequest(WITHHOLD, first + index)
     return None

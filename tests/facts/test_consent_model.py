@@ -66,13 +66,18 @@ SETS = (
     # once after the eighth's fixes and the retraining (3126325, c8311bc): rules P 1.000 / R 0.707,
     # classifier alone P 0.984 / R 0.644, either P 0.988 / R 0.859 (164 of 191, 2 look-alikes of
     # 243): the precision aim met, the recall aim (0.90) not; 11 of the 27 misses are in Spanish,
-    # German or French.
-    ("ninth (held out)", *LABELLED["ninth"], 163 / 191, 163 / 166),
+    # German or French. The rules then learnt leave to remember more widely (c948131) and the
+    # five languages (facts/consent_languages.py), so it is in-sample for the rules now: rules
+    # P 1.000 / R 0.759, either P 1.000 / R 0.911 (174 of 191, no look-alike).
+    ("ninth (in-sample)", *LABELLED["ninth"], 173 / 191, 173 / 174),
     # Held out: written blind (fa2a827), scored once at c948131 (the rules and weights the ninth
     # was scored on, and leave to remember read more widely): rules P 1.000 / R 0.699, classifier
     # alone P 0.992 / R 0.656, either P 0.994 / R 0.828 (154 of 186, 1 look-alike of 199). 22 of
-    # the 32 misses are wholly or partly in Spanish, German, French, Portuguese or Italian.
-    ("tenth (held out)", *LABELLED["tenth"], 153 / 186, 153 / 154),
+    # the 32 misses are wholly or partly in Spanish, German, French, Portuguese or Italian. Then
+    # the five languages (facts/consent_languages.py) were written on the cause these two sets
+    # showed, so it is no longer blind: rules P 1.000 / R 0.817, either P 0.994 / R 0.946 (176
+    # of 186, the classifier's 1 look-alike). The next blind measure is an eleventh set.
+    ("tenth (in-sample)", *LABELLED["tenth"], 175 / 186, 175 / 176),
 )
 
 

@@ -1,0 +1,79 @@
+"""Asking not to be remembered in Spanish, German, French, Portuguese and Italian (issue 37).
+
+People write to an assistant in their own language, and on the ninth and tenth blind sets most
+of the requests both English readers missed were in these five (docs/measurements.md §25). Each
+language has a few plain forms, written for the text as facts/consent.py normalises it
+(casefolded, accents kept): a request about this message and one about the previous message.
+A form names what is not to be kept ("esto", "das", "ça", "isso", "questo", a pronoun, "this
+message", "in memory") or stands alone before a colon or at the end, so the same verbs about a
+grudge, a file or the person's own memory are left out ("no guardes rencor", "die Datei nicht
+speichern können", "je ne me souviens pas", "non salvare il file").
+tests/facts/test_consent_languages.py holds each form with its look-alikes.
+"""
+
+from __future__ import annotations
+
+import re
+
+# What a request points at: this message or its words, or nothing after it (end, colon, "please").
+_ES_THIS = r"(?:esto|eso|nada(?: de esto)?|este mensaje|en (?:tu |la |mi )?(?:memoria|perfil|notas))"
+_ES_VERB = r"(?:guardes|recuerdes|memorices|apuntes|almacenes|registres|anotes)"
+_DE_VERB = r"(?:speichern|merken|notieren|aufschreiben|behalten)"
+_FR_VERB = r"(?:retiens|garde|gardes|mémorise|mémorises|enregistre|enregistres|note|notes)"
+_PT_VERB = r"(?:guarde|guardes|guardar|lembre|memorize|salve|grave|anote)"
+_IT_VERB = r"(?:ricordare|salvare|memorizzare|registrare|annotare|tenere a mente)"
+_END = r"(?=\s*(?:[,.:;!]|por favor|porfa|bitte|s'il te plaît|stp|per favore|$))"
+# French: a request is an imperative; "je ne le note pas" says what the person does.
+_FR_NOT_SAID_OF_SELF = r"(?<!je )(?<!j')(?<!tu )(?<!il )(?<!elle )(?<!on )(?<!nous )(?<!vous )"
+
+FORGET_PREVIOUS_FORMS = [
+    # es: "olvida lo que te acabo de decir", "mi último mensaje, no lo guardes"
+    r"\bolvid(?:a|e)\s+(?:todo\s+)?lo que (?:te |le )?acabo de\b",
+    r"\b(?:mi|el) (?:último|anterior) mensaje\b.{0,40}\bno (?:lo )?" + _ES_VERB + r"\b",
+    # de: "vergiss, was ich gerade gesagt habe"
+    r"\bvergiss\b(?:\s+\w+){0,2},?\s+was ich (?:dir )?(?:gerade|eben|vorhin)\b",
+    r"\bmeine letzte nachricht\b.{0,40}\bnicht " + _DE_VERB + r"\b",
+    # fr: "oublie ce que je viens de dire"
+    r"\boublie[zs]?\s+(?:tout\s+)?ce que je (?:viens|t'ai dit|vous ai dit)\b",
+    r"\bmon (?:dernier|précédent) message\b.{0,40}\bne (?:le )?" + _FR_VERB + r" pas\b",
+    # pt: "esquece o que eu acabei de falar"
+    r"\besque(?:ce|ça)\s+(?:tudo\s+)?o que (?:eu )?(?:te )?acabei de\b",
+    # it: "dimentica quello che ti ho appena scritto"
+    r"\bdimentica\s+(?:tutto\s+)?(?:quello|ciò) che (?:ti )?ho appena\b",
+]
+
+WITHHOLD_FORMS = [
+    # es: "no guardes esto", "esto no lo guardes", "sin guardar nada", "no guardar por favor"
+    r"\bno\s+" + _ES_VERB + r"\s+" + _ES_THIS + r"\b",
+    r"\bno\s+(?:lo|la)\s+" + _ES_VERB + r"\b",  # not "no me lo recuerdes": don't remind me
+    r"\bno\s+" + _ES_VERB + _END,
+    r"\bsin guardar nada\b",
+    r"\bno guardar" + _END,
+    # de: "bitte nicht speichern", "merk dir das nicht", "kein speichern", "nicht in mein profil"
+    r"\bbitte\s+(?:nichts davon |das |dies |es )?nicht\s+" + _DE_VERB + r"\b",
+    r"(?:^|[:,.!]\s*)(?:nichts davon |das |dies )?nicht\s+" + _DE_VERB + _END,
+    r"\bnichts davon\s+" + _DE_VERB + r"\b",
+    r"\bmerk(?:e)?\s+(?:dir|es dir)\s+(?:das|dies|es)\s+(?:bitte\s+)?nicht\b",
+    r"\bspeicher(?:e)?\s+(?:das|dies|es)\s+(?:bitte\s+)?nicht\b",
+    r"\bkein speichern\b",
+    r"\bnicht in (?:mein|meinem|dein|deinem) (?:profil|gedächtnis|speicher)\b",
+    # fr: "ne retiens pas ça", "n'enregistre pas ce message", "mémoire off pour ce message"
+    _FR_NOT_SAID_OF_SELF
+    + r"\bne (?:le |la |l')?"
+    + _FR_VERB
+    + r" pas(?:\s+(?:ça|cela|ceci|ce message)\b|"
+    + _END
+    + ")",
+    _FR_NOT_SAID_OF_SELF + r"\bn'(?:enregistre|enregistrez|mémorise|mémorisez) pas\b",
+    _FR_NOT_SAID_OF_SELF + r"\bne le (?:mémorise|retiens|garde|note) pas\b",
+    r"\bmémoire off\b",
+    # pt: "não guarde isso", "não quero que você lembre disso"
+    r"\bnão\s+" + _PT_VERB + r"\s+(?:isso|isto|nada|esta mensagem)\b",
+    r"\bnão quero que (?:você |voce )?(?:lembre|guarde|salve|grave) (?:disso|isso|disto)\b",
+    # it: "non ricordare questo messaggio", "non salvare questo nella tua memoria"
+    r"\bnon\s+" + _IT_VERB + r"\s+(?:nulla|niente)\b",
+    r"\bnon\s+" + _IT_VERB + r"\s+(?:questo|questa)(?:\s+(?:messaggio|conversazione|chat|nella|in)\b|" + _END + ")",
+]
+
+FORGET_PREVIOUS_RE = [re.compile(form) for form in FORGET_PREVIOUS_FORMS]
+WITHHOLD_RE = [re.compile(form) for form in WITHHOLD_FORMS]
