@@ -55,8 +55,14 @@ system-deps:
 # the end-to-end tests again on a private PostgreSQL 16 with pgvector (tests/both_engines.py,
 # tests/on_postgres.py, pgserver); the process, packaging and benchmark tests (tests/service,
 # tests/bench) do not touch the engine, nor do the dashboard's views (the ORM only) but for an
-# erase and its receipt, which scrub and journal each engine's own way.
-PG_TESTS ?= tests/facts tests/recall tests/profiles tests/connectors tests/integration tests/importer tests/webhooks \
+# erase and its receipt, which scrub and journal each engine's own way. Of the doors, the routes
+# themselves and what every door stores, answers and forgets run on both; the client libraries
+# driving the same routes (mem0ai, the MCP SDK, LangGraph, ADK, the typed client, the README's
+# session) run on SQLite alone: they check the protocol, not the engine.
+PG_DOORS = $(addprefix tests/connectors/,test_forget_every_door.py test_answering_words_every_door.py \
+	test_consent_doors.py test_mem0_routes.py test_mem0_selfhosted.py test_mcp_rate_limits.py \
+	test_mcp_withdraw_turn.py test_provenance_mcp_mem0.py test_stored_ids_shown_to_models.py)
+PG_TESTS ?= tests/facts tests/recall tests/profiles $(PG_DOORS) tests/integration tests/importer tests/webhooks \
 	tests/dashboard/test_views_erase.py tests/dashboard/test_erasure_receipt_page.py
 test: install-dev migrate system-deps
 	$(PY) tests/both_engines.py $(PG_TESTS)
