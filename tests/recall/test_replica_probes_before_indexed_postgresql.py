@@ -22,20 +22,13 @@ from recall import indexer
 from recall.models import PendingIndex
 from tests.base import ApiClient, make_tenant
 from tests.pg_replica import set_replay, wait_until_replayed
+
+# This process as a web host whose `db` worker never drains (the drains asked for, counted).
+from tests.recall.test_recall_before_indexed import web_host  # noqa: F401
 from tests.recall.test_replica_reads_postgresql import ALIAS, ON_POSTGRES, _routed, replica  # noqa: F401
 
 PROBES = int(os.environ.get("MEMORY_TEST_REPLICA_PROBES", "20"))
 pytestmark = pytest.mark.django_db(transaction=True, databases=["default", ALIAS] if ON_POSTGRES else ["default"])
-
-
-@pytest.fixture
-def web_host(monkeypatch, model):
-    """This process as a web host whose `db` worker never drains: the drains asked for, counted."""
-    asked: list[int] = []
-    monkeypatch.setattr(indexer, "indexes_here", lambda: False)
-    monkeypatch.setattr(indexer, "consumes", lambda queue: False)
-    monkeypatch.setattr(indexer, "request_drain", lambda: asked.append(1))
-    return asked
 
 
 def _store(api: ApiClient, user: str, text: str) -> None:
