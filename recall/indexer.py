@@ -139,12 +139,32 @@ def _after_commit() -> None:
         request_drain()
 
 
+# A web host asked for a drain after every write it committed: in a burst, a drain per write,
+# each reading the outbox again behind the `db` worker's backlog (the many-hosts drill's recovery
+# from replica lag was slower for them, docs/measurements.md §20). Now a process has at most one
+# drain waiting: it is sent DRAIN_DELAY_SECONDS ahead, and a write committed before then needs
+# none of its own, since that drain starts after its commit and finds its outbox rows.
+DRAIN_DELAY_SECONDS = 1.0
+_drain_lock = threading.Lock()
+_drain_due = 0.0  # time.monotonic() at which the drain this process sent last may start
+
+
 def request_drain() -> None:
-    """Ask a worker to drain the outbox (after a commit in a process that does not embed)."""
+    """Ask a worker to drain the outbox (after a commit in a process that does not index), unless
+    a drain this process sent has not started yet (see DRAIN_DELAY_SECONDS)."""
+    global _drain_due
+    with _drain_lock:
+        now = time.monotonic()
+        if now < _drain_due:
+            return
+        _drain_due = now + DRAIN_DELAY_SECONDS
     try:
-        drain_index.apply_async()
+        drain_index.apply_async(countdown=DRAIN_DELAY_SECONDS)
     except Exception:
-        # The outbox keeps the items; the periodic drain (CELERY_BEAT_SCHEDULE) catches up.
+        # The outbox keeps the items; the periodic drain (CELERY_BEAT_SCHEDULE) catches up, and
+        # the next write asks again.
+        with _drain_lock:
+            _drain_due = 0.0
         log.exception("could not queue an index drain; the periodic drain will index the items")
 
 
@@ -225,14 +245,19 @@ def index_items(
     computed: dict[tuple[str, int], tuple[str, bytes]] = {}
     error, model = "", ""
     try:
-        embedder = embedder or get_embedder()
-        model = embedder.model_name  # which vectors are current, whoever computes them
         if vectors == "here":
+            embedder = embedder or get_embedder()
+            model = embedder.model_name  # which vectors are current: the ones computed here
             with slots.pinned():
                 need = _needing_vectors(_documents(fact_ids, turn_ids), model)
             computed = _embed(need, embedder) if need else {}
             if need:
                 _report_embedder("")
+        elif embedder is not None:
+            model = embedder.model_name
+        # Else (a `db` worker sending the texts to the `embed` queue) no embedder is needed here:
+        # the current vectors are the live model's, read in the write transaction (`_write`). Its
+        # lookup read the switch's row a second time per applied turn (docs/measurements.md §20).
     except EmbedderError as exc:
         # The FTS rows are still written: lexical recall finds the items meanwhile.
         vectors, error = "skip", f"{type(exc).__name__}: {exc}"
@@ -256,9 +281,10 @@ def _write(
 ) -> Batch:
     """Inside the write transaction: rows in line with `docs`, read in this transaction."""
     batch = Batch()
-    if model and model != slots.state().live_model:
+    if model != slots.state().live_model:
         # The model was switched since these vectors were computed (recall/switch.py): they
         # are not written, and their items stay in the outbox for the model recall serves now.
+        # (No model given: nothing was computed, and the live model's vectors are the current ones.)
         vectors, model = {}, slots.state().live_model
     done: dict[str, list[int]] = {Kind.FACT: [], Kind.EPISODE: []}
     sent: dict[str, list[int]] = {Kind.FACT: [], Kind.EPISODE: []}
