@@ -85,6 +85,14 @@ _MSG = re.compile(r"\bmsg(s?)\b")
 # More chat spellings: "convo", and a keeping verb without its g ("plz no rememberin this").
 _CONVO = re.compile(r"\bconvo(s?)\b")
 _DROPPED_G = re.compile(r"\b(rememberin|memori[sz]in|savin|storin|keepin|recordin)'?(?!\w)")
+# Vowels dropped ("dnt save ths"), "b4"; and "do not, under any circumstances, save this": the
+# parenthesis between "not" and its verb.
+_CHAT_SHORT = {"dnt": "don't", "ths": "this", "b4": "before", "smth": "something"}
+_CHAT_SHORT_RE = re.compile(r"\b(?:dnt|ths|b4|smth)\b")
+_AS_ASIDE = re.compile(
+    r"\b(don't|do not|never)\s*,\s*(?:under any circumstances|for any reason|whatever happens|whatever you do|ever"
+    r"|seriously|i repeat|and i mean it|i beg you)\s*,\s*"
+)
 # The words mentioned, not said: "if I say it's off the record", "unless I tell you don't save it":
 # what saying them would do, not a request.
 _MENTION = re.compile(
@@ -115,7 +123,7 @@ _MEMORY_QUESTION = re.compile(
 # With no "but", "except", "else" or "not" beside it, such a message asks nothing (the classifier,
 # which hears "remembering everything", is not asked; facts/consent_model.py).
 _ALLOWS = re.compile(
-    r"\b(?:(?:i'm|i am|i'd be|i'll be|we're) (?:(?:totally|completely|really|perfectly|absolutely|quite) )?"
+    r"\b(?:(?:i'm|i am|i'd be|i'll be|we're) (?:(?:totally|completely|really|perfectly|absolutely|quite|honestly) )?"
     r"(?:fine|ok|okay|happy|cool|good|comfortable|alright|glad) (?:with|for) you"
     r" (?:to )?|i (?:don't|do not) mind (?:if )?you |feel free to |go ahead and |you (?:can|may) (?:always |totally )?)"
     r"(?:remember|save|store|keep|memori[sz]e|retain|remembering|saving|storing|keeping|memori[sz]ing|retaining)\b"
@@ -127,7 +135,14 @@ _BUT_NOT = re.compile(
 # Leave given by saying forgetting is not wanted; and "I don't mind" beside a leave is not a
 # "but not" (ninth set: "You can keep all of this, I don't mind.").
 _NO_NEED_TO_FORGET = re.compile(r"\bno need (?:for you )?to (?:forget|delete|erase)\b")
-_BENIGN = re.compile(r"\bi (?:don't|do not) mind\s*(?=[.!,;]|$)")
+_BENIGN = re.compile(
+    r"\bi (?:don't|do not) mind\s*(?=[.!,;]|$)"
+    # "..., it's not a secret": a leave's reason, not a "but not".
+    r"|\b(?:it's|it is|that's|that is|this is|this's)(?: not|n't) (?:a |any )?"
+    r"(?:secret|private|sensitive|confidential)\b"
+    r"|\b(?:it|this|that) (?:isn't|is not) (?:a |any )?(?:secret|private|sensitive|confidential)\b"
+    r"|\bnothing to hide\b"
+)
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 
 
@@ -167,6 +182,8 @@ def _requests_only(sentences: list[str]) -> list[str]:
     for sentence in sentences:
         sentence = _CONVO.sub(r"conversation\1", _MSG.sub(r"message\1", sentence))
         sentence = _DROPPED_G.sub(r"\1g", sentence)
+        sentence = _CHAT_SHORT_RE.sub(lambda found: _CHAT_SHORT[found.group()], sentence)
+        sentence = _AS_ASIDE.sub(r"\1 ", sentence)
         sentence = " ".join(_MENTION.sub(" ", _REPORTED.sub(" ", sentence)).split())
         if _PRESS.search(sentence):
             sentence = sentence.replace("off the record", "off-record-elsewhere")
@@ -231,6 +248,11 @@ def detect(user_input: str) -> ConsentRequest | None:
     index = _asked(FORGET_RE, sentences, soft=len(SOFT_FORGET_PATTERNS))
     if index is not None:
         return ConsentRequest(FORGET_PREVIOUS, index)
+    # "Olvida lo que te acabo de decir. I don't want it saved.": the other languages' pointer back
+    # is read before an English withholding verb.
+    index = _asked(languages.FORGET_PREVIOUS_RE, sentences, soft=len(languages.SOFT_FORGET_FORMS))
+    if index is not None:
+        return ConsentRequest(FORGET_PREVIOUS, len(FORGET_RE) + len(_WITHHOLD_RE) + 1 + index)
     backward = any(BACKWARD.search(sentence) for sentence in sentences)
     withheld = _withheld(sentences, backward)
     if withheld is not None:
@@ -244,11 +266,8 @@ def detect(user_input: str) -> ConsentRequest | None:
 def _in_another_language(sentences: list[str]) -> ConsentRequest | None:
     """The same requests in Spanish, German, French, Portuguese or Italian
     (facts/consent_languages.py), numbered after the English rules."""
-    first = len(FORGET_RE) + len(_WITHHOLD_RE) + 1
-    for index, pattern in enumerate(languages.FORGET_PREVIOUS_RE):
-        if any(pattern.search(sentence) for sentence in sentences):
-            return ConsentRequest(FORGET_PREVIOUS, first + index)
-    first += len(languages.FORGET_PREVIOUS_RE)
+    # (Their "forget the previous message" forms were read before the English withholding ones.)
+    first = len(FORGET_RE) + len(_WITHHOLD_RE) + 1 + len(languages.FORGET_PREVIOUS_RE)
     for index, pattern in enumerate(languages.WITHHOLD_RE):
         if any(pattern.search(sentence) for sentence in sentences):
             return ConsentRequest(WITHHOLD, first + index)

@@ -26,20 +26,26 @@ _END = r"(?=\s*(?:[,.:;!]|por favor|porfa|bitte|s'il te plaît|stp|per favore|$)
 # French: a request is an imperative; "je ne le note pas" says what the person does.
 _FR_NOT_SAID_OF_SELF = r"(?<!je )(?<!j')(?<!tu )(?<!il )(?<!elle )(?<!on )(?<!nous )(?<!vous )"
 
-FORGET_PREVIOUS_FORMS = [
-    # es: "olvida lo que te acabo de decir", "mi último mensaje, no lo guardes"
+# "Forget what I just said" may be a correction, as in English ("oublie ce que je viens de dire, je
+# voulais dire mardi"): facts/consent.py reads these first ones as a request only when no correction
+# follows (facts/consent_signs.CORRECTION knows the five languages' words for it).
+SOFT_FORGET_FORMS = [
+    # es: "olvida lo que te acabo de decir"
     r"\bolvid(?:a|e)\s+(?:todo\s+)?lo que (?:te |le )?acabo de\b",
-    r"\b(?:mi|el) (?:último|anterior) mensaje\b.{0,40}\bno (?:lo )?" + _ES_VERB + r"\b",
     # de: "vergiss, was ich gerade gesagt habe"
     r"\bvergiss\b(?:\s+\w+){0,2},?\s+was ich (?:dir )?(?:gerade|eben|vorhin)\b",
-    r"\bmeine letzte nachricht\b.{0,40}\bnicht " + _DE_VERB + r"\b",
     # fr: "oublie ce que je viens de dire"
     r"\boublie[zs]?\s+(?:tout\s+)?ce que je (?:viens|t'ai dit|vous ai dit)\b",
-    r"\bmon (?:dernier|précédent) message\b.{0,40}\bne (?:le )?" + _FR_VERB + r" pas\b",
     # pt: "esquece o que eu acabei de falar"
     r"\besque(?:ce|ça)\s+(?:tudo\s+)?o que (?:eu )?(?:te )?acabei de\b",
     # it: "dimentica quello che ti ho appena scritto"
     r"\bdimentica\s+(?:tutto\s+)?(?:quello|ciò) che (?:ti )?ho appena\b",
+]
+FORGET_PREVIOUS_FORMS = SOFT_FORGET_FORMS + [
+    # "mi último mensaje, no lo guardes": a keeping verb, no correction reads it away.
+    r"\b(?:mi|el) (?:último|anterior) mensaje\b.{0,40}\bno (?:lo )?" + _ES_VERB + r"\b",
+    r"\bmeine letzte nachricht\b.{0,40}\bnicht " + _DE_VERB + r"\b",
+    r"\bmon (?:dernier|précédent) message\b.{0,40}\bne (?:le )?" + _FR_VERB + r" pas\b",
 ]
 
 WITHHOLD_FORMS = [

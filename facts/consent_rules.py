@@ -75,6 +75,10 @@ WITHHOLD_PATTERNS = [
     r"(?:(?:should|must|can|may|is to|needs to|ought to)"
     r" (?:be|get) "
     + MEMORY_DONE
+    + "|(?:should|must|can|may|is to|needs to|ought to) (?:be|get) (?:"
+    + KEEP_DONE
+    + "|added|put|entered|included|copied|uploaded)"
+    + IN_MEMORY
     + r"|(?:(?:should|must|can|will|may) )?(?:go|goes|end up|ends up|get|gets|make it|makes it) (?:in|into|to|on|onto) "
     + PLACE
     + ")",
@@ -98,7 +102,9 @@ WITHHOLD_PATTERNS = [
     r"(?:gets?|is|are|will be|will get|ever gets?)|(?:this|that|it|any of (?:this|that|it))\s+"
     r"(?:doesn't|does not|won't|will not|never|isn't|is not|can't|cannot)\s+(?:gets?|be|ever)?)\s*" + DONE,
     # I'd prefer it wasn't kept / I'd rather not have this remembered.
-    r"\b(?:rather|prefer|prefer it|like it|want)\s+(?:if\s+|that\s+)?" + SUBJECT + r"\s+"
+    r"\b(?:rather|prefer|prefer it|like it|want|appreciate it"
+    r"|(?:be )?(?:better|great|best|nicer|happier|glad|grateful))"
+    r"\s+(?:if\s+|that\s+)?" + SUBJECT + r"\s+"
     r"(?:wasn't|weren't|isn't|was not|were not|is not|didn't get|did not get|doesn't get|does not get)\s+"
     r"(?:be\s+|get\s+)?" + DONE,
     r"\bnot (?:have|having) " + SUBJECT + r"\s+" + DONE,
@@ -146,10 +152,18 @@ WITHHOLD_PATTERNS = [
     r"|\buse (?:this|it|that|these details|this info(?:rmation)?) only for this "
     r"(?:answer|reply|question|request|task|conversation|chat|session|message)\b",
     # Can you not remember this? / could you not save that? / is there a way you can not keep this?
-    r"\b(?:(?:can|could|would|will) you|(?:can|could|shall) we) " + SOFTENER + "not " + ANY_VERB,
+    r"\b(?:(?:can|could|would|will) you|(?:can|could|shall) we) (?:like,? |maybe |perhaps |possibly )?"
+    + SOFTENER
+    + "not "
+    + ANY_VERB,
     # (Asked, not stated: "it's ok if you don't remember this detail" gives leave, it asks nothing.)
     r"^(?:is there (?:a|any|some) way (?:for you |you can |you could )|(?:is it|would it be) possible for you )"
     r"(?:to )?(?:not|never) (?:to )?" + ANY_VERB,
+    # "Would it be possible not to store this?": without "for you", only this message as the object
+    # ("is it possible not to remember your dreams?" asks about people).
+    r"^(?:is it|would it be|will it be|is it at all) possible (?:to )?(?:not|never) (?:to )?"
+    r"(?:remember|memori[sz]e|retain|save|store|keep|record|log) (?:this|that|it|any of (?:this|that|it))"
+    r"(?: (?:message|conversation|chat|one))?(?=\s*(?:[?.!,;:\-\u2013\u2014]|$)|\s+(?:please|pls|anywhere)\b)",
     r"^is it (?:possible|ok|okay|alright|fine) (?:if|that) you (?:don't|do not|didn't|did not|won't|never) " + ANY_VERB,
     # Would you mind not remembering this? / do you mind not saving this?
     r"\b(?:mind|appreciate (?:you|your)) not " + ANY_ING,
@@ -177,6 +191,9 @@ WITHHOLD_PATTERNS = [
     r"(?:something|anything|a thing) "
     r"(?:(?:(?:(?:that )?you|for you to) (?:should|must|ought to)"
     r"|(?:that )?i(?: want| need|'d like| would like) you to) (?:" + MEMORY_VERB + "|" + KEEP_VERB + IN_MEMORY + ")"
+    # "Not something I want you to keep: ...": the keeping verb closing its clause.
+    r"|(?:(?:(?:that )?you|for you to) (?:should|must|ought to)|(?:that )?i(?: want| need|'d like| would like) you to)"
+    r" (?:keep|save|store|record|log)(?=\s*(?:[:,.!\-\u2013\u2014]|$))"
     r"|to (?:store|save|keep|record|log)(?=\s*(?:[:,.!\-\u2013\u2014]|$)))",
     # This is not for your memory.
     r"\b(?:this|that|it)(?:'s not| is not| isn't) for (?:your (?:memory|notes|profile|records?)|(?:the )?memory)\b",
@@ -226,15 +243,21 @@ WITHHOLD_PATTERNS = [
     r"\b(?:go|keep (?:this|it|that|all of this)) off the record\b",
     r"\btell(?:ing)? you (?:this|that) off the record\b",
     r"(?:^|[.!?;:,]\s*)not for (?:the record|(?:your |the )?memory|your (?:notes|profile|records?))\b",
+    # "This one's not for your notebook", "not for the memory bank": any of the assistant's keeping places.
+    # (Not after a comma: "for the fridge, not for your notebook" sets two things apart.)
+    r"(?:(?:^|[.!?;:]\s*)|\b" + SUBJECT + r"(?: one)?(?:'s| is) )not for (?:your|the) (?:memory bank|notebook|notes"
+    r"|logs?|files?|records?|database|diary|archives?)\b",
     # No memory for this one / memory off for this message.
     # Incognito for this one / memory off for this message / no memories from this chat / turn memory off for this.
     r"\b(?:(?:no|zero) memor(?:y|ies)|memory off"
     r"|(?:switch|turn) (?:off (?:your |the )?memory|(?:your |the )?memory off)"
+    r"|(?:pause|disable|suspend|mute) (?:your |the )?memory"
     r"|incognito(?: mode)?|private mode)(?: please)? (?:for|on|from|in) (?:this|that)"
     r"(?: (?:one|message|chat|conversation|turn|question|bit|part|session))?"
     r"(?=\s*(?:[.!,:;\-\u2013\u2014]|(?:please|thanks|thx|ok|okay)\b|$))",
     # "No memory." / "NO MEMORY. NONE." / "This is a no-memory question": "no memory" as a label.
-    r"^(?:no|zero) memor(?:y|ies)(?: (?:please|thanks|thx|ok|okay))?\s*[.!]*$",
+    r"^(?:(?:please|ok|okay|and|but|so|hey),?\s+){0,2}(?:no|zero) memor(?:y|ies)(?: (?:please|thanks|thx|ok|okay))?"
+    r"\s*[.!]*$",
     r"\bno-memory (?:question|message|chat|conversation|one|request|thing|turn|session|mode)\b",
     # Keep this one unsaved / consider this exchange unrecorded.
     r"(?:"
@@ -265,6 +288,33 @@ WITHHOLD_PATTERNS = [
     r"(?:^|[.!?;:]\s*)(?:temporary|incognito) (?:chat|mode)\s*(?:please\s*)?[:,.!\-\u2013\u2014]",
     OPENING + r"(?:keep|save|store|remember|retain|record|log) nothing(?=\s*(?:[.!;,\-\u2013\u2014]|$)"
     r"| (?:from|of) (?:this|it|that)\b| about (?:this|me)\b)",
+    # "Treat this chat as if it never happened", "treat this message as ephemeral".
+    OPENING + r"(?:treat|consider) this(?: (?:one|message|chat|conversation|exchange|session|thread))? "
+    r"(?:as (?:if|though) (?:it|this|we|i) (?:never|didn't|did not)"
+    r" (?:happen(?:ed)?|exist(?:ed)?|talk(?:ed)?|sa(?:id|y) it)"
+    r"|as (?:ephemeral|temporary|unsaved|unrecorded|off the record|incognito)(?=\s*(?:[.!,;:\-\u2013\u2014]|$)))",
+    # "Pretend you didn't hear this, but ...": this message, not the one before.
+    OPENING + r"pretend (?:that )?you (?:never|didn't|did not) (?:hear|read|see) (?:this|any of this|what follows)"
+    r"(?=\s*(?:[.!,;:\-\u2013\u2014]|$)|\s+(?:but|please|ok|okay)\b)",
+    # "Forget I ever said this": said in this message.
+    OPENING + r"forget (?:that )?i (?:ever |even )?(?:said|told you|mentioned|wrote|typed) this\b",
+    # "Answer without saving anything from this message", "without saving any of it: ...".
+    OPENING + r"(?:answer|reply|respond|help(?: me)?|tell me)\b[^.!?;]{0,30}?\bwithout (?:saving|storing|keeping"
+    r"|recording|logging|remembering) (?:anything|any of (?:it|this|that)|it|this)\b"
+    r"(?!\s+(?:to|in|into|on) (?:the|a|my) (?!memory|profile|notes))",
+    r"(?:^|[.!?;]\s*)without (?:you )?(?:saving|storing|keeping|recording|logging|remembering) (?:anything|any of"
+    r" (?:it|this|that)|it|this)\s*[:\u2013\u2014]",
+    # "Not in memory, not in notes, nowhere": places listed and refused.
+    r"(?:^|[.!?;:,\-\u2013\u2014]\s*)not in (?:your |the )?(?:memory|notes|profile|records?|logs?)\s*[,;]\s*"
+    r"(?:and )?(?:not|nowhere)\b",
+    # "Off the books and out of your memory", "keep this off the books memory-wise".
+    r"\boff the books,? (?:memory-wise|memorywise|as far as (?:your )?memory (?:goes|is concerned)"
+    r"|and (?:out of|not in) (?:your |the )?memory)\b",
+    # "This is incognito, so ...", "so no saving: ...": labels, like "no memory".
+    r"\bthis(?: (?:one|message|chat|conversation))?(?:'s| is) (?:in )?incognito(?: mode)?"
+    r"(?=\s*(?:[.!,;:\-\u2013\u2014]|$))",
+    OPENING
+    + r"no (?:saving|storing|remembering|logging|recording|keeping)(?: (?:please|pls|thanks))?\s*[:\u2013\u2014]",
     # Let's do this one without memory.
     r"\b(?:do|answer|handle|take) (?:this|that|it)(?: one)? without (?:memory|saving it|remembering it)\b",
 ]
@@ -277,7 +327,7 @@ SAID = (
 # ...said here, not written elsewhere ("what I wrote on the whiteboard", "... from the report").
 NOT_WRITTEN_ELSEWHERE = (
     r"(?![^.!?;,]{0,40}\b(?:on|in|into|from) (?:the|a|an|my|his|her|their|our|that) "
-    r"(?!(?:chat|conversation|message|session|memory|memories|notes|record|last|previous|earlier)\b))"
+    r"(?!(?:chat|conversation|message|session|memory|memories|notes|record|last|previous|earlier|profile|preferences)\b))"
 )
 WHAT_I_SAID = (
     r"(?:(?:what|everything|all(?: that)?|anything|(?:the|that|those) (?:stuff|thing|things|bit|part)"
@@ -285,7 +335,7 @@ WHAT_I_SAID = (
     # "the details I just gave you": any thing, when just said.
     r"|(?:the|that|those) (?:[\w']+ ){1,2}?i (?:just |have just |'ve just ))" + SAID + NOT_WRITTEN_ELSEWHERE
 )
-PREVIOUS = r"(?:last|previous|earlier|prior)"
+PREVIOUS = r"(?:last|previous|earlier|prior|preceding)"
 PREVIOUS_OBJECT = (
     r"(?:the|my|that) " + PREVIOUS + r" (?:(?:two|three|few|couple of) )?(?:thing i (?:said|told you|wrote|mentioned)"
     r"|message|answer|comment|reply|response|turn)"
@@ -305,7 +355,7 @@ SOFT_FORGET_PATTERNS = [
     r"\b(?:you (?:to|can|could|may|should)(?: just)? forget|(?:if|rather) you (?:just )?forgot) "
     r"(?:what|everything|all(?: that)?) i (?:just )?" + SAID,
     # Forget I said that / forget that I mentioned my ex / forget I ever mentioned it.
-    OPENING + r"forget (?:that )?i (?:ever |just |even )?" + SAID,
+    OPENING + r"forget (?:that )?i (?:ever |just |even )?" + SAID + r"(?! this\b)",
     # Forget that last message / can you forget the last thing I said?
     OPENING
     + r"forget (?:about )?(?:everything (?:from|in) |all of )?(?:that|the|my|those|these) "
@@ -330,7 +380,7 @@ FORGET_PREVIOUS_PATTERNS = SOFT_FORGET_PATTERNS + [
     OPENING + r"(?:take|get) " + UNDONE + r" out of (?:" + MEMORY_PLACE + ")",
     # Can you unremember what I told you? / can you un-save it?
     OPENING
-    + r"un-?(?:remember|learn) (?:(?:what|everything|all(?: that)?) i (?:just )?"
+    + r"un-?(?:remember|learn|save|store|record|log|memori[sz]e|keep) (?:(?:what|everything|all(?: that)?) i (?:just )?"
     + SAID
     + "|"
     + PREVIOUS_OBJECT
@@ -356,6 +406,13 @@ FORGET_PREVIOUS_PATTERNS = SOFT_FORGET_PATTERNS + [
     + WHAT_I_SAID
     + r"[^.!?;]{0,60}? not (?:to )?be "
     + DONE,
+    # "Don't let my previous message end up in your memory."
+    OPENING
+    + NOT_ANY
+    + r"let "
+    + SAID_BEFORE
+    + r" (?:go|end up|get|make it|stay|stick|live) (?:in|into|to|on|onto) "
+    + PLACE,
     # Undo saving my previous message.
     OPENING + r"undo (?:saving|storing|remembering|recording|logging|keeping) (?:that|it|" + SAID_BEFORE + ")",
 ]

@@ -16,6 +16,9 @@ BACKWARD = re.compile(
     r"\b" + WHAT_I_SAID + r"|\b(?:my|that|the) " + PREVIOUS + r" (?:message|answer|reply|response|comment|turn|bit|part"
     r"|sentence|statement|entry|input|text|post|thing i (?:said|wrote|typed|sent|mentioned|told you))\b"
     r"|\b(?:my|that) " + PREVIOUS + r" one\b"
+    # "The message I sent before this one", "what I wrote before this".
+    r"|\b(?:the|that|my) (?:message|text|thing|bit|part) i (?:just )?(?:sent|wrote|typed|posted)\b"
+    r"|\bbefore this (?:one|message)\b"
     # "Forget it and don't store it": "forget it" beside a keeping request asks to drop what was said.
     r"|\bforget (?:about )?(?:it|that),? and (?:please |pls )?(?:don't|do not|never) "
     r"(?:save|store|keep|remember|log|record)\b"
@@ -37,7 +40,10 @@ BACKWARD = re.compile(
     r"|previously)\b"
 )
 # What a withholding request points at, read in its sentence: this message or what follows.
-AHEAD = re.compile(r"\b(?:this|these|the following|what follows|about to|going to|next|here|now on)\b")
+# ("What I wrote before this", "the message before this one" point back.)
+AHEAD = re.compile(
+    r"\b(?<!before )(?<!prior to )(?:this|these|the following|what follows|about to|going to|next|here|now on)\b"
+)
 # "Forget it", "remove that": a request about a pronoun, a request only beside a pointer back.
 # ("Forget it, the number I gave you is fine" is "never mind": "forget it" asks only when
 # polite or at its clause's end.)
@@ -53,10 +59,14 @@ UNDO_PRONOUN = re.compile(
 CORRECTION = re.compile(
     r"\b(?:let's|let us|i meant|i mean|instead|correction|make it|change it to|actually"
     r"|use(?! (?:it|that|this)\b)|go with|should be"
-    r"|the right|the correct|is wrong|was wrong|typo)\b"
+    r"|the right|the correct|is wrong|was wrong|typo"
+    # The same in Spanish, German, French, Portuguese and Italian (facts/consent_languages.py).
+    r"|quer[ií]a decir|quise decir|en realidad|ich meinte|eigentlich|sondern|je voulais dire|je veux dire|en fait"
+    r"|plutôt|eu quis dizer|quis dizer|na verdade|aliás|volevo dire|intendevo|anzi|in realtà)\b"
 )
 # ...unless they say it was private.
 PRIVATE = re.compile(
     r"\b(?:private|personal|shouldn't have|should not have|overshar\w*|sensitive|secret|confidential|embarrass\w*"
-    r"|too much|regret\w*|off the record)\b"
+    r"|too much|regret\w*|off the record"
+    r"|privad[oa]|privat|privé|privée|privat[oa]|personnel|pessoal|persönlich|personale)\b"
 )

@@ -29,10 +29,12 @@ from facts.consent_words import (
 )
 
 # A keeping verb's past participle ending its clause, a question's included ("... not be saved?").
+# ("Can this not be recorded?" is what one asks of a call or a meeting: "recorded" alone is not the
+# assistant's memory here; "saved", "stored", "kept" are.)
 DONE_OR_ASKED = (
     r"(?:"
     + MEMORY_DONE
-    + "|"
+    + r"|(?!recorded\b)"
     + KEEP_DONE
     + r"(?=\s*(?:[?.!;:,\-\u2013\u2014]|$)|\s+anywhere\b)|"
     + KEEP_DONE

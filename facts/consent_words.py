@@ -28,7 +28,8 @@ NOT = r"(?:don't|do not)\s+(?:you dare\s+|ever\s+)?"
 # like "don't"; with "I" as the subject ("I never remember") it is a statement.
 NOT_ANY = (
     r"(?:(?:you\s+)?(?:don't|do not|never|must not|mustn't|should not|shouldn't|need not|needn't"
-    r"|(?:don't|do not) (?:need|have) to)|you(?:'re| are) not to|no need to|let's not(?: have you)?|not to)\s+"
+    r"|(?:don't|do not) (?:need|have) to)|you(?:'re| are) not to|no need to|let's not(?: have you)?|not to"
+    r"|under no circumstances(?: (?:should|must|are|will) you)?(?: to)?)\s+"
 )
 # What only the person's own memory, or a thing of the world, is: "(I) don't remember the name of
 # that film", "don't memorise the answers", "dont remember if I paid": a definite object with no
@@ -38,9 +39,12 @@ CONVERSATION_WORD = (
     r"|specifics|rest|contents?|conversation|chat|message|info|information|stuff|bits?|parts?|password|pin|address)"
 )
 OWN_MEMORY = (
-    r"(?!\s+(?:the(?:\s+(?!"
-    + CONVERSATION_WORD
-    + r"\b)[\w'-]+){1,30}\s*(?:[,;:.!?\-\u2013\u2014]|$)|(?:if|whether)\b))"
+    r"(?!\s+(?:the(?:\s+(?!" + CONVERSATION_WORD + r"\b)[\w'-]+){1,30}\s*(?:[,;:.!?\-\u2013\u2014]|$)|(?:if|whether)\b"
+    # "Don't remember me as the angry one": how the person is remembered, not whether.
+    r"|me (?:as|for|like|by)\b"
+    # "dont remember the password to my router": a thing of the person's world, not said here.
+    r"|the (?:[\w'-]+ )?(?:password|pin|code|combination|name|number) (?:to|for) (?:my|our|the) [\w'-]+"
+    r"(?: [\w'-]+)?\s*(?:[,;:.!?\-\u2013\u2014]|$)))"
 )
 # Verbs whose only meaning here is keeping a memory: any object (or none) will do, but their own.
 MEMORY_VERB = r"(?:remember|memori[sz]e|retain)\b" + OWN_MEMORY
@@ -65,11 +69,14 @@ KEEP_DONE = r"(?:saved|stored|kept|recorded|logged|noted|written down|filed|pers
 # "Memory card", "profile photo", "history exam" are things, not the assistant's memory.
 NOT_A_THING = (
     r"(?!\s+(?:card|stick|chip|foam|lane|leak|usage|photo|picture|pic|page|name|cabinet|folder|book|class|teacher"
-    r"|exam|tab|app|account|settings|bag|insurance)\b)"
+    r"|exam|tab|app|account|settings|bag|insurance|pile|cabin|fire|splitter)\b)"
 )
 MEMORY_NOUN = (
-    r"(?:long-term |permanent |persistent )?(?:memory|memories|memory bank|notes|profile|records?|file|history"
-    r"|knowledge(?: base)?)\b" + NOT_A_THING
+    r"(?:long-term |permanent |persistent |saved |stored )?(?:memory|memories|memory bank|notes|notebook|profile"
+    r"|records?|file|history|knowledge(?: base)?|logs?|personali[sz]ation(?: data)?)\b"
+    + NOT_A_THING
+    # Only the assistant's: "don't save this to the database yet" is a programmer's.
+    + r"|(?<=your )database\b"
 )
 # Later conversations are a memory too ("don't carry this over to future chats").
 LATER_CHATS = r"(?:future|later|other|new|next|upcoming|all) (?:chats?|conversations?|sessions?)\b"
@@ -92,6 +99,7 @@ WHAT_I_WILL_SAY = (
 )
 POINTING = (
     r"(?:(?:any|all|none) of (?:this|that|it|the following|what follows)|this|that|it|anything"
+    r"|(?:these|those) (?:personal )?(?:details|specifics|facts)"
     r"|all (?:of )?(?:this|that)|" + WHAT_I_WILL_SAY + "|what follows|the following"
     r"|a (?:record|note) of (?:this|that|it))\b"
 )
@@ -162,7 +170,9 @@ KEEP_ING_OBJECT = (
 PLACE_ING = r"(?:adding|putting|committing|writing|filing|noting|including|entering|holding|carrying)\b"
 ANY_ING = r"(?:" + MEMORY_ING + "|" + KEEP_ING_OBJECT + "|" + PLACE_ING + r"(?:\s+" + POINTING + ")?" + IN_MEMORY + ")"
 DONE = (
-    r"(?:" + MEMORY_DONE + "|" + KEEP_DONE + r"(?:\s*(?:[.!;:,\-\u2013\u2014]|$)|" + ANYWHERE + "|" + IN_MEMORY + "))"
+    r"(?:" + MEMORY_DONE + "|" + KEEP_DONE + r"(?:\s*(?:[.!;:,\-\u2013\u2014]|$)|" + ANYWHERE + "|" + IN_MEMORY + ")"
+    # "Make sure this doesn't get added to my saved memories": a placing verb, with a memory as its place.
+    r"|(?:added|put|entered|included|copied|written|filed|uploaded)" + IN_MEMORY + ")"
 )
 NEGATED_BE = (
     r"(?:(?:should|must|shall|can|could|would|need|ought)(?:n't| not)|is not to|isn't to|needs? not|not|never"
