@@ -31,7 +31,7 @@ class Rejected(ServiceError):
 
     status = 422
 
-    def __init__(self, rule: str, detail: str):
+    def __init__(self, rule: str, detail: str) -> None:
         super().__init__(detail, rule=rule)
         self.rule = rule
 
@@ -41,6 +41,6 @@ class RateLimited(ServiceError):
 
     status = 429
 
-    def __init__(self, detail: str, retry_after: int):
+    def __init__(self, detail: str, retry_after: int) -> None:
         super().__init__(detail, retry_after=retry_after)
         self.headers = {"Retry-After": str(retry_after)}

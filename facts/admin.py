@@ -1,13 +1,27 @@
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from facts.models import ApiKey, DeletionReceipt, Tenant
 
+# Django's admin classes are generic only in django-stubs: ModelAdmin[Tenant] as a base fails at
+# run time (django_stubs_ext.monkeypatch would fix that, but it is a dev-only package), so the
+# typed bases are named for mypy alone.
+if TYPE_CHECKING:
+    KeyInlineBase = admin.TabularInline[ApiKey, Tenant]
+    TenantAdminBase = admin.ModelAdmin[Tenant]
+    ApiKeyAdminBase = admin.ModelAdmin[ApiKey]
+    ReceiptAdminBase = admin.ModelAdmin[DeletionReceipt]
+else:
+    KeyInlineBase = admin.TabularInline
+    TenantAdminBase = ApiKeyAdminBase = ReceiptAdminBase = admin.ModelAdmin
 
-class ApiKeyInline(admin.TabularInline):
+
+class ApiKeyInline(KeyInlineBase):
     model = ApiKey
     extra = 0
     fields = ("name", "prefix", "scopes", "created_at", "last_used_at", "revoked_at")
@@ -19,7 +33,7 @@ class ApiKeyInline(admin.TabularInline):
 
 
 @admin.register(Tenant)
-class TenantAdmin(admin.ModelAdmin):
+class TenantAdmin(TenantAdminBase):
     list_display = ("name", "id", "created_at", "allow_sensitive_context")
     search_fields = ("name",)
     filter_horizontal = ("staff",)
@@ -33,7 +47,7 @@ def revoke_keys(modeladmin: ApiKeyAdmin, request: HttpRequest, queryset: QuerySe
 
 
 @admin.register(ApiKey)
-class ApiKeyAdmin(admin.ModelAdmin):
+class ApiKeyAdmin(ApiKeyAdminBase):
     list_display = ("name", "prefix", "tenant", "scopes", "created_at", "last_used_at", "revoked_at")
     list_filter = ("revoked_at",)
     readonly_fields = ("key_hash", "prefix", "created_at", "last_used_at")
@@ -44,7 +58,7 @@ class ApiKeyAdmin(admin.ModelAdmin):
 
 
 @admin.register(DeletionReceipt)
-class DeletionReceiptAdmin(admin.ModelAdmin):
+class DeletionReceiptAdmin(ReceiptAdminBase):
     list_display = ("created_at", "tenant", "scope", "user_hash", "actor_kind", "actor_id")
     readonly_fields = [f.name for f in DeletionReceipt._meta.fields]
 

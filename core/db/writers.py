@@ -30,7 +30,7 @@ LONGEST_WAIT = 0.002
 class WriterTurn:
     """One connection's handle on the lock file."""
 
-    def __init__(self, database: str):
+    def __init__(self, database: str) -> None:
         path = Path(f"{database}.writers")
         self.fd = os.open(path, os.O_RDWR | os.O_CREAT, FILE_MODE)
         self.held = False
