@@ -75,7 +75,7 @@ def _excerpt(fact_text: str, user_texts: list[str]) -> str:
 class Applier:
     """Applies one reply for one turn; collects the outcome the dashboard shows."""
 
-    def __init__(self, turn: Turn, job: Job, extractor: str):
+    def __init__(self, turn: Turn, job: Job, extractor: str) -> None:
         self.turn = turn
         self.user = turn.user
         self.refs: dict[str, str] = job.refs

@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 class ExtractionFailed(Exception):
     """The call cannot produce a reply; `reason` is stored on the turn."""
 
-    def __init__(self, reason: str):
+    def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
 
