@@ -169,8 +169,11 @@ class TurnQuerySet(models.QuerySet["Turn"]):
     def cover(self, pks: list[int], *, by: Turn) -> int:
         """failed -> done: earlier failed turns of the session fed to the extractor with `by`,
         whose result was applied (their messages were too). How many."""
+        others = [pk for pk in pks if pk != by.pk]
+        if not others:  # the usual window, the turn alone: not even a query to build
+            return 0
         covered = 0
-        for other in self.filter(pk__in=[pk for pk in pks if pk != by.pk], state=TurnState.FAILED):
+        for other in self.filter(pk__in=others, state=TurnState.FAILED):
             if self.filter(pk=other.pk, state=TurnState.FAILED).update(
                 state=TurnState.DONE,
                 finished_at=timezone.now(),

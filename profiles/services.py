@@ -124,9 +124,15 @@ def profile_for_context(user: MemoryUser) -> dict[str, list[dict[str, Any]]]:
 def profile_should_project(user_pk: int, done: int | None = None) -> bool:
     """True when MEMORY_PROFILE_EVERY_TURNS extracted turns arrived since the last projection;
     `done`: the user's extracted-turn count, when the caller has just counted them."""
+    return turns_before_projection(user_pk, done_turn_count(user_pk) if done is None else done) <= 0
+
+
+def turns_before_projection(user_pk: int, done: int) -> int:
+    """How many more extracted turns the user needs before the next projection (0 or less: due
+    now); `done`: their extracted-turn count."""
     every: int = max(settings.MEMORY_PROFILE_EVERY_TURNS, 1)
     latest = Profile.objects.filter(user_id=user_pk).order_by("-version").values_list("turn_count", flat=True).first()
-    return (done_turn_count(user_pk) if done is None else done) - (latest or 0) >= every
+    return every - (done - (latest or 0))
 
 
 # --- Context block -------------------------------------------------------------------

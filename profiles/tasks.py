@@ -49,9 +49,10 @@ def enqueue_projection(user_pk: int, trigger: str) -> bool:
     return True
 
 
-# user pk -> the extracted-turn count at which this process last queued that user's projection.
-_asked: dict[int, int] = {}
-ASKED_MAX_USERS = 10_000
+# user pk -> how many more extracted turns of that user this process applies before it counts
+# their turns again (the Nth counts).
+_due: dict[int, int] = {}
+DUE_MAX_USERS = 10_000
 
 
 def project_after_turns(user_pk: int) -> bool:
@@ -59,17 +60,22 @@ def project_after_turns(user_pk: int) -> bool:
     last one, once per that many turns. The count the rule reads moves only when the projection
     runs, so behind a backlog of the `db` queue every further turn of the user queued another one:
     a projection per turn instead of per five, each reading all the user's live facts, which grew
-    the backlog that delayed them (docs/measurements.md §20). Remembered per process: a lost
-    message delays the projection by that many turns, a restart may queue one more (the task
-    then finds the turns counted and returns)."""
+    the backlog that delayed them (docs/measurements.md §20). And counting the user's turns for
+    every applied turn was a read per turn: this process counts again only after as many turns of
+    the user as the rule still needs (other processes' turns only bring the count there sooner, so
+    a projection may come later, never earlier, than the rule; a restart counts at once). A lost
+    message delays the projection by that many turns; a queued one whose turns an earlier
+    projection counted returns at once (project_profile)."""
     every = max(settings.MEMORY_PROFILE_EVERY_TURNS, 1)
-    done = services.done_turn_count(user_pk)
-    asked = _asked.get(user_pk)
-    if asked is not None and 0 <= done - asked < every and not eager():
+    left = _due.get(user_pk)
+    if left is not None and left > 1 and not eager():
+        _due[user_pk] = left - 1
         return False
-    if not services.profile_should_project(user_pk, done):
+    needed = services.turns_before_projection(user_pk, services.done_turn_count(user_pk))
+    if len(_due) >= DUE_MAX_USERS:
+        _due.clear()
+    if needed > 0:
+        _due[user_pk] = needed
         return False
-    if len(_asked) >= ASKED_MAX_USERS:
-        _asked.clear()
-    _asked[user_pk] = done
+    _due[user_pk] = every
     return enqueue_projection(user_pk, ProfileTrigger.TURNS)

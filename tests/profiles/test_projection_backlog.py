@@ -27,11 +27,33 @@ def test_turns_applied_while_the_projection_waits_in_the_queue_queue_no_second_o
     queued: list[tuple[int, str]] = []
     monkeypatch.setattr(tasks.project_profile, "delay", lambda *args: queued.append(args))
     monkeypatch.setitem(app.conf, "task_always_eager", False)  # a worker: the projection waits in the queue
-    monkeypatch.setattr(tasks, "_asked", {})
+    monkeypatch.setattr(tasks, "_due", {})
     user = user_of(alice)
     for n in range(1, 21):
         processed_turn(user, n)
     assert queued == [(user.pk, "turns")] * 4  # at 5, 10, 15 and 20 turns
+
+
+def test_a_worker_process_counts_a_persons_turns_once_per_projection_interval_not_every_turn(
+    alice, settings, monkeypatch
+):
+    """Counting the person's extracted turns was a read for every applied turn (issue 36): now the
+    process counts again only after as many turns as the rule still needs. The projections queued
+    are the same as when it counted every turn."""
+    settings.MEMORY_PROFILE_EVERY_TURNS = 5
+    queued: list[tuple[int, str]] = []
+    counted: list[int] = []
+    real_count = profile_services.done_turn_count
+    monkeypatch.setattr(tasks.project_profile, "delay", lambda *args: queued.append(args))
+    monkeypatch.setitem(app.conf, "task_always_eager", False)
+    monkeypatch.setattr(tasks, "_due", {}, raising=False)
+    monkeypatch.setattr(tasks, "_asked", {}, raising=False)
+    monkeypatch.setattr(profile_services, "done_turn_count", lambda pk: counted.append(pk) or real_count(pk))
+    user = user_of(alice)
+    for n in range(1, 21):
+        processed_turn(user, n)
+    assert queued == [(user.pk, "turns")] * 4  # at 5, 10, 15 and 20 turns, as before
+    assert len(counted) == 5  # at 1 (the first this process saw), 5, 10, 15, 20; 20 before
 
 
 def test_a_projection_queued_for_turns_an_earlier_one_counted_builds_no_new_version(alice, settings, store):
