@@ -4,7 +4,10 @@
 
 Reads the labelled sets in tests/facts/ (tests/facts/consent_sets.py TRAINING), so it runs in a
 checkout only; embeds with the packaged all-MiniLM-L6-v2 model and downloads nothing. Writes
-facts/consent_model.json and prints each set's held-out precision and recall.
+facts/consent_model.json, and the held-out scores the threshold was chosen on to
+tests/facts/consent_held_out.json (tests/facts/test_consent_model.py checks the threshold follows
+from them and refits one fold to check they are what the cross-validation gives), and prints each
+set's held-out precision and recall.
 
 Deterministic: the data are read in a fixed order, the embedding model is the packaged one,
 and the logistic regression is fitted by Newton's method from zeros (no random start, no
@@ -37,6 +40,8 @@ if str(ROOT) not in sys.path:  # run as a script: the repository's packages
 
 from facts import consent  # noqa: E402
 from facts.consent_model import WEIGHTS_FILE, Model, features, pieces  # noqa: E402
+
+HELD_OUT_FILE = ROOT / "tests" / "facts" / "consent_held_out.json"
 
 # L2 penalty on the weights (not the bias), chosen by the same cross-validation (docs/measurements.md).
 PENALTY = 1.0
@@ -146,11 +151,11 @@ def message_scores(table: PieceTable, weights: np.ndarray, bias: float) -> np.nd
     return np.asarray([float(piece_scores[rows].max()) for rows in table.rows])
 
 
-def held_out_scores(table: PieceTable, penalty: float = PENALTY) -> np.ndarray:
-    """Each message scored by a model trained without its set (leave-one-set-out)."""
-    groups = sorted({m.group for m in table.messages})
+def held_out_scores(table: PieceTable, penalty: float = PENALTY, groups: Sequence[str] | None = None) -> np.ndarray:
+    """Each message scored by a model trained without its set (leave-one-set-out); with `groups`,
+    only those sets' folds are fitted (the rest stay 0)."""
     out = np.zeros(len(table.messages))
-    for group in groups:
+    for group in groups if groups is not None else sorted({m.group for m in table.messages}):
         inside = [i for i, m in enumerate(table.messages) if m.group != group]
         outside = [i for i, m in enumerate(table.messages) if m.group == group]
         weights, bias = train_on(table, inside, penalty)
@@ -199,10 +204,32 @@ def train(
 ) -> tuple[Model, PieceTable, np.ndarray]:
     """The model on every labelled message, its threshold from the held-out scores."""
     table = PieceTable(messages if messages is not None else labelled(), embed)
-    scores = as_read(table, held_out_scores(table))
-    threshold = choose_threshold(table, scores)
+    held_out = held_out_scores(table)
+    return final_model(table, held_out, embedding_model), table, held_out
+
+
+def final_model(table: PieceTable, held_out: np.ndarray, embedding_model: str) -> Model:
+    """The fit on every message, with the threshold the held-out scores give."""
+    threshold = choose_threshold(table, as_read(table, held_out))
     weights, bias = train_on(table, list(range(len(table.messages))))
-    return Model(weights, bias, threshold, embedding_model, GRAM_BITS, GRAM_WEIGHT), table, scores
+    return Model(weights, bias, threshold, embedding_model, GRAM_BITS, GRAM_WEIGHT)
+
+
+def held_out_json(table: PieceTable, held_out: np.ndarray) -> dict:
+    """The held-out scores by set, in the training order (as the classifier scored them, before
+    leave to remember is read)."""
+    out: dict[str, list[float]] = {}
+    for message, value in zip(table.messages, held_out, strict=True):
+        out.setdefault(message.group, []).append(round(float(value), 6))
+    return {"messages": len(table.messages), "sets": out}
+
+
+def held_out_from(data: dict, table: PieceTable) -> np.ndarray:
+    """The stored held-out scores, in the table's order (checked to be for the same sets)."""
+    sets = data["sets"]
+    assert list(sets) == list(dict.fromkeys(m.group for m in table.messages)), "the training sets changed"
+    assert data["messages"] == len(table.messages), "a training set changed"
+    return np.asarray([value for group in sets for value in sets[group]])
 
 
 def to_json(model: Model) -> dict:
@@ -241,6 +268,8 @@ def main() -> None:
 
     model, table, held_out = train(embedder_for(LOCAL_MODEL_NAME).embed, LOCAL_MODEL_NAME)
     Path(output).write_text(json.dumps(to_json(model), indent=0) + "\n")
+    if output == str(WEIGHTS_FILE):
+        HELD_OUT_FILE.write_text(json.dumps(held_out_json(table, held_out)) + "\n")
     print(f"threshold={model.threshold} messages={len(table.messages)} written to {output}")
     print("\n".join(report(model, table, held_out)))
 

@@ -11,13 +11,17 @@ seventh set, written blind and never trained on, scored once after the weights w
 (tests/facts/test_consent_seventh_fixes.py). The eighth set, written blind after both, was scored
 once, then the rules were fixed on it too (tests/facts/test_consent_eighth_fixes.py), and the
 classifier was retrained with both (2026-11-28): in-sample for both readers now. The ninth set is
-the next blind measure. Run alone to read them:
+the next blind measure. The ninth and tenth were scored once each, then the rules were fixed on
+them (tests/facts/test_consent_languages.py, test_consent_tenth_fixes.py) and the classifier
+not retrained with them (held out, trained on they raised the threshold and cost recall on the
+earlier sets: tests/facts/consent_sets.py): in-sample for the rules. Run alone to read them:
 
     .venv/bin/python -m pytest -q -s -p no:cacheprovider tests/facts/test_consent_model.py
 """
 
 from __future__ import annotations
 
+import json
 import logging
 
 import numpy as np
@@ -26,7 +30,15 @@ import pytest
 from facts import consent, consent_model
 from facts.consent_model import CLASSIFIER, MAX_PIECES, load_model, pieces
 from recall.embeddings import LOCAL_MODEL_NAME, EmbedderError, embedder_for
-from scripts.train_consent_model import to_json, train
+from scripts.train_consent_model import (
+    HELD_OUT_FILE,
+    PieceTable,
+    final_model,
+    held_out_from,
+    held_out_scores,
+    labelled,
+    to_json,
+)
 from tests.facts.consent_sets import LABELLED
 
 # Weights and words only: the PostgreSQL run would repeat a minute of embedding for nothing.
@@ -43,7 +55,8 @@ SETS = (
     ("first", *LABELLED["first"], 256 / 257, None),
     ("third", *LABELLED["third"], 49 / 50, None),
     ("fresh", *LABELLED["fresh"], 39 / 40, None),
-    ("fourth", *LABELLED["fourth"], 92 / 101, None),
+    # (The fourth raised once the rules read the ninth and tenth sets' forms, less one phrasing.)
+    ("fourth", *LABELLED["fourth"], 93 / 101, None),
     ("fifth", *LABELLED["fifth"], 89 / 98, None),
     ("extra", *LABELLED["extra"], 57 / 67, None),
     ("sixth", *LABELLED["sixth"], 101 / 115, None),
@@ -69,7 +82,9 @@ SETS = (
     # German or French. The rules then learnt leave to remember more widely (c948131) and the
     # five languages (facts/consent_languages.py), so it is in-sample for the rules now: rules
     # P 1.000 / R 0.759, either P 1.000 / R 0.911 (174 of 191, no look-alike).
-    ("ninth (in-sample)", *LABELLED["ninth"], 173 / 191, 173 / 174),
+    # The rules then read the ninth and tenth sets' misses by form (tests/facts/test_consent_tenth_fixes.py):
+    # rules P 1.000 / R 0.859, either P 1.000 / R 1.000 (191 of 191, no look-alike).
+    ("ninth (in-sample)", *LABELLED["ninth"], 190 / 191, 190 / 191),
     # Held out: written blind (fa2a827), scored once at c948131 (the rules and weights the ninth
     # was scored on, and leave to remember read more widely): rules P 1.000 / R 0.699, classifier
     # alone P 0.992 / R 0.656, either P 0.994 / R 0.828 (154 of 186, 1 look-alike of 199). 22 of
@@ -77,7 +92,9 @@ SETS = (
     # the five languages (facts/consent_languages.py) were written on the cause these two sets
     # showed, so it is no longer blind: rules P 1.000 / R 0.817, either P 0.994 / R 0.946 (176
     # of 186, the classifier's 1 look-alike). The next blind measure is an eleventh set.
-    ("tenth (in-sample)", *LABELLED["tenth"], 175 / 186, 175 / 176),
+    # After the fixes by form: rules P 1.000 / R 0.876, either P 1.000 / R 1.000 (186 of 186; the
+    # classifier's look-alike is leave to remember, no longer sent to it).
+    ("tenth (in-sample)", *LABELLED["tenth"], 185 / 186, 185 / 186),
 )
 
 
@@ -99,9 +116,46 @@ READERS = {
 }
 
 
+class _Batched:
+    """The packaged model's vectors for every text the tests score, embedded once in one batched
+    call (the model batches texts of a like length; a text's vector does not depend on its batch):
+    one message at a time cost 41 s on one worker. A text not in it is embedded when asked."""
+
+    def __init__(self, texts: list[str]) -> None:
+        self._model = embedder_for(LOCAL_MODEL_NAME)
+        distinct = list(dict.fromkeys(texts))
+        self._vectors = dict(zip(distinct, self._model.embed(distinct), strict=True))
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        missing = [text for text in dict.fromkeys(texts) if text not in self._vectors]
+        if missing:
+            self._vectors.update(zip(missing, self._model.embed(missing), strict=True))
+        return np.vstack([self._vectors[text] for text in texts])
+
+
+@pytest.fixture(scope="module")
+def batched():
+    """Every piece the classifier scores in every set, and the whole messages training reads."""
+    texts = []
+    for positives, negatives in LABELLED.values():
+        for message in [text for text, _ in positives] + list(negatives):
+            found = pieces(message) or [" "]
+            texts.extend(found)
+            texts.append(" ".join(found))
+    return _Batched(texts)
+
+
 @pytest.fixture(autouse=True)
-def _classifier_on(settings):
+def _classifier_on(settings, monkeypatch, batched):
     settings.MEMORY_CONSENT_CLASSIFIER = True
+    # The product's path (consent_model.detect and score), its vectors from the batch.
+    monkeypatch.setattr(consent_model, "_embedder", lambda model: batched)
+
+
+@pytest.fixture(scope="module")
+def table(batched):
+    """The training sets' pieces and features, as scripts/train_consent_model.py reads them."""
+    return PieceTable(labelled(), batched.embed)
 
 
 def test_rules_or_classifier_keep_the_precision_and_the_recall_they_reached_on_every_set():
@@ -176,13 +230,27 @@ def test_a_turn_of_20000_characters_is_scored_on_a_bounded_number_of_pieces():
     assert consent_model.detect(long) is None
 
 
-def test_the_checked_in_weights_are_what_a_fresh_training_run_gives():
-    """`scripts/train_consent_model.py` rewrites facts/consent_model.json; a set changed without
-    it fails here. Each run embeds the same texts with the same model and fits from zeros."""
-    embedder = embedder_for(LOCAL_MODEL_NAME)
-    fresh = to_json(train(embedder.embed, LOCAL_MODEL_NAME)[0])
+def test_the_checked_in_weights_are_what_a_fresh_training_run_gives(table):
+    """`scripts/train_consent_model.py` rewrites facts/consent_model.json and the held-out scores
+    its threshold was chosen on (tests/facts/consent_held_out.json); a set or a rule changed
+    without it fails here. Each run embeds the same texts with the same model and fits from zeros.
+    The final fit is redone whole; the threshold is chosen again, with today's rules, from the
+    stored held-out scores, which the next test checks against one refitted fold."""
+    held_out = held_out_from(json.loads(HELD_OUT_FILE.read_text()), table)
+    fresh = to_json(final_model(table, held_out, LOCAL_MODEL_NAME))
     stored = to_json(load_model())
     assert fresh["threshold"] == stored["threshold"]
     assert fresh["embedding_model"] == stored["embedding_model"]
     assert abs(fresh["bias"] - stored["bias"]) < 1e-3
     assert np.abs(np.asarray(fresh["weights"]) - np.asarray(stored["weights"])).max() < 1e-3
+
+
+def test_the_stored_held_out_scores_are_what_the_cross_validation_gives(table):
+    """One fold of the leave-one-set-out refitted (the newest set, scored by a model trained on all
+    the others): the eleven fits of a whole run cost two minutes, and any change to any set or to
+    the features moves every fold's fit, this one's too."""
+    stored = held_out_from(json.loads(HELD_OUT_FILE.read_text()), table)
+    newest = table.messages[-1].group
+    fold = [i for i, message in enumerate(table.messages) if message.group == newest]
+    refitted = held_out_scores(table, groups=[newest])
+    assert np.abs(refitted[fold] - stored[fold]).max() < 1e-3
