@@ -25,6 +25,7 @@ from django.conf import settings
 
 if TYPE_CHECKING:  # the exporter's packages; the web workers never import torch
     import torch
+    from tokenizers import Encoding
 
 logger = logging.getLogger(__name__)
 
@@ -124,28 +125,61 @@ class OnnxMiniLM:
         self._session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
         self._tokenizer = Tokenizer.from_file(str(package_model_dir() / "tokenizer.json"))
         self._tokenizer.enable_truncation(MAX_TOKENS)
-        self._tokenizer.enable_padding()
+        # Each batch is padded to its own longest text (`_embed_batch`), not to the file's fixed 128.
+        self._tokenizer.no_padding()
 
     def embed(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
-        # Longest first, so each batch pads to texts of about its own length.
-        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
         out = np.zeros((len(texts), 384), dtype=np.float32)
-        for start in range(0, len(order), batch_size):
-            rows = order[start : start + batch_size]
-            out[rows] = self._embed_batch([texts[i] for i in rows])
+        encoded = self._tokenizer.encode_batch(texts, add_special_tokens=True) if texts else []
+        for rows in batches([len(e.ids) for e in encoded], batch_size):
+            out[rows] = self._embed_batch([encoded[i] for i in rows])
         return out
 
-    def _embed_batch(self, texts: list[str]) -> np.ndarray:
-        encoded = self._tokenizer.encode_batch(texts)
+    def _embed_batch(self, encoded: list[Encoding]) -> np.ndarray:
+        width = max(len(e.ids) for e in encoded)
         feed = {
-            "input_ids": np.array([e.ids for e in encoded], dtype=np.int64),
-            "attention_mask": np.array([e.attention_mask for e in encoded], dtype=np.int64),
-            "token_type_ids": np.array([e.type_ids for e in encoded], dtype=np.int64),
+            "input_ids": _padded([e.ids for e in encoded], width),
+            "attention_mask": _padded([e.attention_mask for e in encoded], width),
+            "token_type_ids": _padded([e.type_ids for e in encoded], width),
         }
         hidden = self._session.run(None, feed)[0]
         mask = feed["attention_mask"][..., None].astype(np.float32)
         pooled: np.ndarray = (hidden * mask).sum(axis=1) / np.maximum(mask.sum(axis=1), 1e-9)
         return pooled
+
+
+# A text joins a batch when padding it to the batch's longest text adds at most this share of
+# that text's word pieces, or at most PAD_SLACK pieces: every row of a batch is computed at the
+# longest one's length, and batches of 64 texts sorted by characters padded LongMemEval's turns
+# (a few words to 256 pieces) far past the pieces they hold (docs/measurements.md §27). Pad
+# pieces are masked out of the attention and the pooling, so a text's vector does not depend on
+# its batch (tests/recall/test_embeddings.py).
+MAX_PAD_SHARE = 0.1
+PAD_SLACK = 8
+
+
+def batches(lengths: list[int], batch_size: int) -> list[list[int]]:
+    """Indexes of the texts, longest first, cut into batches of at most `batch_size` texts, each
+    within MAX_PAD_SHARE (or PAD_SLACK pieces) of its batch's longest."""
+    order = sorted(range(len(lengths)), key=lambda i: -lengths[i])
+    out: list[list[int]] = []
+    for i in order:
+        if out and len(out[-1]) < batch_size and _close(lengths[out[-1][0]], lengths[i]):
+            out[-1].append(i)
+        else:
+            out.append([i])
+    return out
+
+
+def _close(longest: int, length: int) -> bool:
+    return longest - length <= max(PAD_SLACK, MAX_PAD_SHARE * longest)
+
+
+def _padded(rows: list[list[int]], width: int) -> np.ndarray:
+    matrix = np.zeros((len(rows), width), dtype=np.int64)
+    for r, row in enumerate(rows):
+        matrix[r, : len(row)] = row
+    return matrix
 
 
 def load(threads: int) -> OnnxMiniLM:

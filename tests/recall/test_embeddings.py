@@ -74,3 +74,57 @@ def test_health_says_which_runtime_runs_the_local_model(settings):
     settings.MEMORY_EMBEDDER = "local"
     settings.MEMORY_EMBEDDING_RUNTIME = "onnx"
     assert embedder_state()["runtime"] == "onnx"
+
+
+# Texts of many lengths, from a few word pieces to past the model's 256.
+MIXED = [
+    "what is my dog called?",
+    "User keeps bees on the roof.",
+    LONG,
+    " ".join(["We walked along the river to the old mill."] * 6),
+    " ".join(["We walked along the river to the old mill."] * 3),
+    "Ça va? Je m'appelle Zoë et j'habite à Zürich, près du lac.",
+    " ".join(f"On day {i} the user fed the ducks." for i in range(20)),
+]
+
+
+def _onnx_model(settings):
+    settings.MEMORY_EMBEDDING_RUNTIME = "onnx"
+    embedder = LocalEmbedder()
+    return embedder._load(threads=1)
+
+
+def test_a_batch_holds_texts_of_about_one_length_so_few_pad_pieces_are_computed(settings):
+    """Every row of a batch is computed at its longest text's length: a short text batched with a
+    long one costs the long one's work (LongMemEval's turns, a few words to 256 pieces, were padded
+    to about twice the pieces they hold; docs/measurements.md §27)."""
+    model = _onnx_model(settings)
+    fed: list[np.ndarray] = []
+    run = model._session.run
+
+    def recording(names, feed):
+        fed.append(feed["attention_mask"])
+        return run(names, feed)
+
+    model._session = type("Recording", (), {"run": staticmethod(recording)})()
+    model.embed(MIXED, batch_size=64)
+    assert sum(len(mask) for mask in fed) == len(MIXED)
+    for mask in fed:
+        lengths = mask.sum(axis=1)
+        assert mask.shape[1] == lengths.max()
+        assert lengths.max() - lengths.min() <= max(8, 0.1 * lengths.max()), lengths
+
+
+@pytest.mark.parametrize("batch_size", [64, 2])
+def test_a_texts_vector_does_not_depend_on_the_batch_it_is_computed_in(settings, batch_size):
+    model = _onnx_model(settings)
+    alone = np.stack([model.embed([text])[0] for text in MIXED])
+    batched = model.embed(MIXED, batch_size=batch_size)
+    assert np.abs(alone - batched).max() <= 1e-6
+
+
+def test_batches_keep_each_text_once_longest_first_within_the_size():
+    lengths = [5, 256, 250, 100, 95, 6, 240, 256, 7, 60, 40]
+    cut = onnx_model.batches(lengths, batch_size=2)
+    assert sorted(i for batch in cut for i in batch) == list(range(len(lengths)))
+    assert cut == [[1, 7], [2, 6], [3, 4], [9], [10], [8, 5], [0]]
