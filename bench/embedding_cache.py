@@ -2,7 +2,9 @@
 
 One LoCoMo or LongMemEval run embeds the same texts many times (ablation variants re-index
 them; LongMemEval's histories share sessions), and `--embedding-cache FILE` keeps the memo
-between runs, so a re-run measures recall rather than the embedding model again.
+between runs, so a re-run measures recall rather than the embedding model again. A file names
+the model that computed its vectors: read for another model it is refused, never served as
+that model's vectors.
 """
 
 from __future__ import annotations
@@ -28,10 +30,19 @@ class CachingEmbedder:
         return np.stack([self.cache[t] for t in texts]) if texts else self.inner.embed([])
 
 
-def load_embedding_cache(path: Path | None) -> dict[str, np.ndarray]:
+class OtherModelsCache(ValueError):
+    """The cache file holds another model's vectors."""
+
+
+def load_embedding_cache(path: Path | None, model: str | None = None) -> dict[str, np.ndarray]:
+    """The file's text -> vector memo; `model` (the embedder's) must be the one it was written for
+    (files written before the model was kept in them name none and are read as they are)."""
     if path is None or not path.exists():
         return {}
     with np.load(path, allow_pickle=False) as data:
+        written_for = str(data["model"]) if "model" in data else ""
+        if model and written_for and written_for != model:
+            raise OtherModelsCache(f"{path} holds vectors of {written_for}, not of {model}; name another file.")
         if "texts" in data:  # the first format: texts as one fixed-width string array
             return dict(zip(data["texts"].tolist(), data["vectors"], strict=True))
         ends = data["text_ends"].tolist()
@@ -40,7 +51,7 @@ def load_embedding_cache(path: Path | None) -> dict[str, np.ndarray]:
         return dict(zip(texts, data["vectors"], strict=True))
 
 
-def save_embedding_cache(path: Path | None, cache: dict[str, np.ndarray]) -> None:
+def save_embedding_cache(path: Path | None, cache: dict[str, np.ndarray], model: str | None = None) -> None:
     """The texts as their UTF-8 bytes end to end with where each ends: a fixed-width string array
     pads every text to the longest (4 bytes a character), gigabytes for a large corpus."""
     if path is None or not cache:
@@ -52,4 +63,5 @@ def save_embedding_cache(path: Path | None, cache: dict[str, np.ndarray]) -> Non
         text_bytes=np.frombuffer(b"".join(encoded), dtype=np.uint8),
         text_ends=np.cumsum([len(e) for e in encoded], dtype=np.int64),
         vectors=np.stack([cache[t] for t in texts]).astype(np.float32),
+        model=np.array(model or ""),  # "" names no model (written by a caller that did not say)
     )

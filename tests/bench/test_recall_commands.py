@@ -194,6 +194,17 @@ def test_the_embedding_cache_keeps_each_text_and_vector_without_padding_texts_to
     assert list(embedding_cache.load_embedding_cache(old_format)) == ["one", "two"]
 
 
+def test_an_embedding_cache_of_another_model_is_refused_not_served_as_this_models_vectors(tmp_path):
+    import numpy as np
+
+    path = tmp_path / "cache.npz"
+    embedding_cache.save_embedding_cache(path, {"one": np.ones(4, dtype=np.float32)}, "multilingual-e5-small-q4")
+    assert list(embedding_cache.load_embedding_cache(path, "multilingual-e5-small-q4")) == ["one"]
+    with pytest.raises(CommandError, match="holds vectors of multilingual-e5-small-q4, not of all-MiniLM-L6-v2"):
+        call_command("eval_recall", "--data", str(TINY), "--embedding-cache", str(path), stdout=StringIO())
+    assert not Tenant.objects.exists()
+
+
 def test_eval_recall_reports_each_locomo_category(model, tmp_path):
     # tiny_locomo's questions: two single-hop (4), one multi-hop (1), one temporal (2); 5 is not asked.
     out, target = StringIO(), tmp_path / "eval.json"

@@ -44,10 +44,11 @@ class Command(BaseCommand):
         embedder_for(to)
         cache = Path(embedding_cache) if embedding_cache else None
         chosen = locomo_data.load_conversations(Path(data))[: max(1, conversations)]
-        embedder = CachingEmbedder(get_embedder(), load_embedding_cache(cache))
+        live = get_embedder()
+        embedder = CachingEmbedder(live, load_embedding_cache(cache, live.model_name))
         with override_settings(DEBUG=False):
             loaded = locomo.load(chosen, "both", embedder=embedder)
-            save_embedding_cache(cache, embedder.cache)
+            save_embedding_cache(cache, embedder.cache, embedder.model_name)
             try:
                 samples, errors, empty, took = self._measure(loaded, to, seconds)
             finally:

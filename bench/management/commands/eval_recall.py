@@ -11,7 +11,7 @@ from django.test.utils import override_settings
 from tqdm import tqdm
 
 from bench import locomo, locomo_data, longmemeval, longmemeval_report
-from bench.embedding_cache import CachingEmbedder, load_embedding_cache, save_embedding_cache
+from bench.embedding_cache import CachingEmbedder, OtherModelsCache, load_embedding_cache, save_embedding_cache
 from bench.options import k_list
 from recall.embeddings import get_embedder
 from recall.models import EvalRun
@@ -35,6 +35,16 @@ def _conversations(path: Path, max_sessions: int | None) -> list[tuple[str, dict
     if max_sessions < 1:
         raise CommandError("--max-sessions needs a positive number of sessions.")
     return [(name, locomo_data.first_sessions(conv, max_sessions)) for name, conv in conversations]
+
+
+def _caching_embedder(cache_path: Path | None) -> CachingEmbedder:
+    """The configured embedder behind the run's text -> vector memo (each distinct text embedded
+    once a run), started from `--embedding-cache` when it names a file of the same model."""
+    inner = get_embedder()
+    try:
+        return CachingEmbedder(inner, load_embedding_cache(cache_path, inner.model_name))
+    except OtherModelsCache as exc:
+        raise CommandError(str(exc)) from exc
 
 
 class Command(BaseCommand):
@@ -101,7 +111,7 @@ class Command(BaseCommand):
             )
         ks = k_list(k)
         conversations = _conversations(path, max_sessions)
-        embedder = CachingEmbedder(get_embedder(), load_embedding_cache(cache_path))
+        embedder = _caching_embedder(cache_path)
         total_items = sum(len(locomo_data.corpus_items(c, corpus)) for _, c in conversations)
 
         sources = ("facts", "episodes") if corpus == "both" else ("facts",)
@@ -141,7 +151,7 @@ class Command(BaseCommand):
                     _, variant = run(with_context, overrides, False, name.split(":")[0][:24])
                     rows.append({"variant": name, **{m: variant[m]["recall@10"] for m in mode_list}})
                 rows.append({"variant": locomo.DEFAULT_ROW, **{m: results[m]["recall@10"] for m in mode_list}})
-        save_embedding_cache(cache_path, embedder.cache)
+        save_embedding_cache(cache_path, embedder.cache, embedder.model_name)
         if options["per_question"]:
             Path(options["per_question"]).write_text("".join(json.dumps(r) + "\n" for r in records))
         self._report(corpus, n_questions, results, rows or getattr(self, "source_rows", []), ks, mode_list, json_out)
@@ -181,7 +191,7 @@ class Command(BaseCommand):
             questions = [q for q in questions if q.id in picked]
         questions = questions[:limit]
         messages = sum(len(s.messages) for q in questions for s in q.sessions)
-        embedder = CachingEmbedder(get_embedder(), load_embedding_cache(cache_path))
+        embedder = _caching_embedder(cache_path)
         seconds: dict[str, float] = {}
         started = time.perf_counter()
         with override_settings(DEBUG=False), tqdm(total=messages, desc="ours", unit="msg", file=self.stderr) as bar:
@@ -193,7 +203,7 @@ class Command(BaseCommand):
             with tqdm(total=messages, desc="mem0", unit="msg", file=self.stderr) as bar:
                 others["mem0"] = longmemeval_report.run_mem0(questions, bar.update, embedder)
             seconds["mem0"] = round(time.perf_counter() - started, 1)
-        save_embedding_cache(cache_path, embedder.cache)
+        save_embedding_cache(cache_path, embedder.cache, embedder.model_name)
         data = longmemeval_report.payload(ours, others, seconds)
         EvalRun.objects.create(corpus="longmemeval", questions=len(questions), results=data["results"])
         self.stdout.write(longmemeval_report.table(data))
