@@ -3,7 +3,9 @@ scripts/system-deps.sh). Eight clients store and recall at once through a pool o
 connections: every answer is right, and the server never sees more than the pool's two.
 
 What transaction pooling needs from the service (docs/deployment.md, "Connections"): no session
-state across statements (Django binds parameters on the client, so no prepared statements), and
+state across statements (Django binds parameters on the client, so no prepared statements; with
+DATABASE_SERVER_SIDE_BINDING=on they are bound on the server in unnamed statements, which half the
+clients here go through), and
 the compaction pass's session-level advisory lock on a direct connection (the `db` worker that
 runs beat keeps DATABASE_URL pointed at PostgreSQL itself).
 """
@@ -51,11 +53,18 @@ def through_pgbouncer(tmp_path_factory):
     try:
         pooled_url = url_of({**direct, "HOST": "127.0.0.1", "PORT": str(port)})
         (tmp / "web").mkdir()
+        (tmp / "web-bound").mkdir()
         web, base = start_web({**env, "DATABASE_URL": pooled_url}, tmp / "web")
+        bound = None
         try:
-            yield Http(base, key, timeout=120), direct, port
+            bound, bound_base = start_web(
+                {**env, "DATABASE_URL": pooled_url, "DATABASE_SERVER_SIDE_BINDING": "on"}, tmp / "web-bound"
+            )
+            yield (Http(base, key, timeout=120), Http(bound_base, key, timeout=120)), direct, port
         finally:
             web.stop()
+            if bound is not None:
+                bound.stop()
     finally:
         bouncer.terminate()
         bouncer.wait(10)
@@ -96,32 +105,40 @@ def _start_pgbouncer(direct: dict) -> tuple[subprocess.Popen, int]:
 
 
 def test_store_and_recall_through_pgbouncer_in_transaction_mode(through_pgbouncer):
-    http, direct, _ = through_pgbouncer
+    (http, http_bound), direct, _ = through_pgbouncer
     seen: list[int] = []
+    bound_on_server: list[bool] = []
     stop = threading.Event()
 
     def watch_server_connections():
         with psycopg.connect(**connect_kwargs(direct), autocommit=True) as conn:
             while not stop.is_set():
+                # A statement bound on the server shows its placeholders ($1) in the pool's
+                # connections' last query; one bound by Django's client cursor, its values.
                 row = conn.execute(
-                    "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+                    "SELECT count(*), coalesce(bool_or(query LIKE '%%$1%%'), false) FROM pg_stat_activity "
+                    "WHERE datname = %s AND pid <> pg_backend_pid()",
                     [direct["NAME"]],
                 ).fetchone()
                 seen.append(int(row[0]))
+                bound_on_server.append(bool(row[1]))
                 time.sleep(0.02)
 
     def client(number: int) -> list[str]:
+        # Odd clients go through the web server with DATABASE_SERVER_SIDE_BINDING=on.
+        http_of = http_bound if number % 2 else http
         user = f"pooled-{number}"
-        status, _ = http.post(f"/users/{user}/facts", {"text": f"{user} keeps a red kayak number {number}"})
+        status, _ = http_of.post(f"/users/{user}/facts", {"text": f"{user} keeps a red kayak number {number}"})
         assert status == 201
         answers = []
         for _ in range(5):
-            status, body = http.post(f"/users/{user}/recall", {"query": "red kayak", "k": 3})
+            status, body = http_of.post(f"/users/{user}/recall", {"query": "red kayak", "k": 3})
             assert status == 200, body
             answers.append(body["items"][0]["fact"]["text"])
         return answers
 
     http.post("/users/warm/recall", {"query": "load the model first"})
+    http_bound.post("/users/warm/recall", {"query": "load the model first"})
     watcher = threading.Thread(target=watch_server_connections)
     watcher.start()
     try:
@@ -133,3 +150,4 @@ def test_store_and_recall_through_pgbouncer_in_transaction_mode(through_pgbounce
     for number, answers in enumerate(results):
         assert answers == [f"pooled-{number} keeps a red kayak number {number}"] * 5
     assert seen and max(seen) <= POOL, max(seen)
+    assert any(bound_on_server), "no statement bound on the server went through PgBouncer"

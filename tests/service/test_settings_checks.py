@@ -47,6 +47,7 @@ MALFORMED = {
     "DATABASE_WEB_HOSTS": ("0", NUMBER),
     "DATABASE_WORKER_CONNECTIONS": ("some", NUMBER),
     "DATABASE_POOLER": ("pgpool", CHOICE),
+    "DATABASE_SERVER_SIDE_BINDING": ("maybe", ON_OFF),
     "MEMORY_POSTGRES_ERASE_VACUUM": ("yes", CHOICE),
     "MEMORY_POSTGRES_COMPACT_SECONDS": ("5m", NUMBER),
     "MEMORY_POSTGRES_COMPACT_LOCK_WAIT_MS": ("0", NUMBER),
@@ -334,3 +335,15 @@ def test_the_celery_worker_refuses_to_start_on_a_malformed_setting(tmp_path):
         assert line in log
     assert "Refusing to start." in log
     assert "ready." not in log
+
+
+def test_server_side_binding_binds_on_postgresql_and_names_no_statement(read_settings):
+    url = "postgresql://memory@127.0.0.1:5432/memory"
+    values = read_settings(DATABASE_URL=url, DATABASE_SERVER_SIDE_BINDING="on", DATABASE_POOLER="pgbouncer")
+    options = values.DATABASES["default"]["OPTIONS"]
+    assert options["server_side_binding"] is True
+    # Django then leaves psycopg's prepare_threshold at None: no named prepared statement, which
+    # PgBouncer 1.18 in transaction mode could not keep (docs/deployment.md, "Connections").
+    assert "prepare_threshold" not in options
+    assert "server_side_binding" not in read_settings(DATABASE_URL=url).DATABASES["default"].get("OPTIONS", {})
+    assert "server_side_binding" not in read_settings(DATABASE_SERVER_SIDE_BINDING="on").DATABASES["default"]["OPTIONS"]
