@@ -79,7 +79,8 @@ def cosine_nearest(query_vector: np.ndarray, vectors: dict[int, np.ndarray], lim
 
 def vectors_as_of(facts: list[Fact], docs: dict[int, Document]) -> dict[int, np.ndarray]:
     """Stored vectors where the fact is still indexed; retired facts are embedded now."""
-    stored = vec.vectors([f.pk for f in facts])
+    users = {f.user_id for f in facts}
+    stored = vec.vectors([f.pk for f in facts], user_id=users.pop() if len(users) == 1 else None)
     missing = [f for f in facts if f.pk not in stored]
     if missing:
         matrix = get_embedder().embed([docs[f.pk].embed_text for f in missing])

@@ -75,8 +75,9 @@ def indexed(ids: Iterable[int], t: Tables = FACTS) -> dict[int, tuple[str, str]]
     return current().vec.indexed(ids, _live(t))
 
 
-def vectors(ids: Iterable[int], t: Tables = FACTS) -> dict[int, np.ndarray]:
-    return current().vec.vectors(ids, _live(t))
+def vectors(ids: Iterable[int], t: Tables = FACTS, *, user_id: int | None = None) -> dict[int, np.ndarray]:
+    """`user_id`: the ids are all that user's, so PostgreSQL reads only the user's partition."""
+    return current().vec.vectors(ids, _live(t), user_id=user_id)
 
 
 def search(

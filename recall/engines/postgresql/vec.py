@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 from django.db import connection
@@ -61,12 +62,17 @@ def indexed(ids: Iterable[int], t: Tables = FACTS) -> dict[int, tuple[str, str]]
         return {row[0]: (row[1], row[2]) for row in cursor.fetchall()}
 
 
-def vectors(ids: Iterable[int], t: Tables = FACTS) -> dict[int, np.ndarray]:
+def vectors(ids: Iterable[int], t: Tables = FACTS, *, user_id: int | None = None) -> dict[int, np.ndarray]:
     ids = [int(i) for i in ids]
     if not ids:
         return {}
+    # With the user named, the read is planned and run over that user's partition, not all of them.
+    params: list[Any] = [ids]
+    mine = ""
+    if user_id is not None:
+        mine, params = " AND user_id = %s", [ids, int(user_id)]
     with reader().cursor() as cursor:
-        cursor.execute(f"SELECT {t.id}, embedding::text FROM {t.vector} WHERE {t.id} = ANY(%s)", [ids])
+        cursor.execute(f"SELECT {t.id}, embedding::text FROM {t.vector} WHERE {t.id} = ANY(%s){mine}", params)
         return {row[0]: np.asarray(json.loads(row[1]), dtype=np.float32) for row in cursor.fetchall()}
 
 

@@ -52,7 +52,8 @@ def indexed(ids: Iterable[int], t: Tables = FACTS) -> dict[int, tuple[str, str]]
     return found
 
 
-def vectors(ids: Iterable[int], t: Tables = FACTS) -> dict[int, np.ndarray]:
+def vectors(ids: Iterable[int], t: Tables = FACTS, *, user_id: int | None = None) -> dict[int, np.ndarray]:
+    # user_id is for PostgreSQL's partitions; each read here is by primary key already.
     found: dict[int, np.ndarray] = {}
     with connection.cursor() as cursor:
         for fid in ids:
