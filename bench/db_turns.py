@@ -28,7 +28,7 @@ from django.db import connection
 
 from bench.locomo_data import TurnSpec, conversation_turns
 from bench.pipeline.replay import user_id_for
-from core import queues
+from core import engine, queues
 from facts.extraction import rules
 from facts.extraction.apply import apply
 from facts.extraction.job import Result
@@ -149,7 +149,7 @@ def _report(tenant: Tenant, measured: list[int], seconds: float, meter: Meter) -
     done = Turn.objects.filter(pk__in=measured, state="done").count()
     cpu = sum(meter.cpu.values())
     return {
-        "engine": connection.vendor,
+        "engine": engine.current().name,
         "turns_measured": len(measured),
         "turns_done": done,
         "facts": Fact.objects.filter(tenant=tenant).count(),
