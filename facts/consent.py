@@ -89,6 +89,22 @@ _DROPPED_G = re.compile(r"\b(rememberin|memori[sz]in|savin|storin|keepin|recordi
 # parenthesis between "not" and its verb.
 _CHAT_SHORT = {"dnt": "don't", "ths": "this", "b4": "before", "smth": "something"}
 _CHAT_SHORT_RE = re.compile(r"\b(?:dnt|ths|b4|smth)\b")
+# "doesnt", "shouldnt", "cant": "n't" without its apostrophe ("dont" is read before).
+_NT = re.compile(r"\b(does|did|should|would|could|is|was|are|were|has|have|had|must|need|ca|wo)nt\b")
+# Dictated without punctuation: "quick one no need to save it ...", "so first dont remember this": a
+# comma where the pause was, so the request opens a clause (cheaper than more openings in every rule).
+_RUN_ON = re.compile(r"\b(quick (?:one|thing|q|question)|first|firstly|second|secondly) (?=don't |do not |no need )")
+# "No need to remember, I'll paste it again next time", "you don't need to remember my order, just
+# total it": the assistant let off keeping what the person will give again or what a task needs only
+# now; a convenience, not a wish to be forgotten. ("... this, just help me word it" still asks.)
+_NO_NEED = r"(?:no need to|(?:you )?(?:don't|do not) need to|(?:you )?needn't)"
+_CONVENIENCE = re.compile(
+    r"\b" + _NO_NEED + r" (?:remember|memori[sz]e|save|store|keep)(?: (?:it|them))?,? (?:i'll|i will|i can) "
+    r"(?:paste|send|give|tell|type|share|upload|attach|repeat|copy)(?: (?:it|them|this))?(?: (?:to )?you)? again\b"
+    r"|\b" + _NO_NEED + r" (?:remember|memori[sz]e|keep track of) (?:my|the) (?:order|list|numbers|items|shopping"
+    r"|receipt|bill|scores?|totals?|figures),? (?:just |only |simply )(?:total|add|sum|count|calculate|compute|tally"
+    r"|split|check)\b"
+)
 _AS_ASIDE = re.compile(
     r"\b(don't|do not|never)\s*,\s*(?:under any circumstances|for any reason|whatever happens|whatever you do|ever"
     r"|seriously|i repeat|and i mean it|i beg you)\s*,\s*"
@@ -183,6 +199,10 @@ def _requests_only(sentences: list[str]) -> list[str]:
         sentence = _CONVO.sub(r"conversation\1", _MSG.sub(r"message\1", sentence))
         sentence = _DROPPED_G.sub(r"\1g", sentence)
         sentence = _CHAT_SHORT_RE.sub(lambda found: _CHAT_SHORT[found.group()], sentence)
+        sentence = _RUN_ON.sub(r"\1, ", sentence)
+        sentence = _NT.sub(lambda found: {"ca": "can", "wo": "wo"}.get(found[1], found[1]) + "n't", sentence)
+        if _CONVENIENCE.search(sentence):
+            continue
         sentence = _AS_ASIDE.sub(r"\1 ", sentence)
         sentence = " ".join(_MENTION.sub(" ", _REPORTED.sub(" ", sentence)).split())
         if _PRESS.search(sentence):

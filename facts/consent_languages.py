@@ -1,4 +1,4 @@
-"""Asking not to be remembered in Spanish, German, French, Portuguese and Italian (issue 37).
+"""Asking not to be remembered in Spanish, German, French, Portuguese, Italian and Dutch (issue 37).
 
 People write to an assistant in their own language, and on the ninth and tenth blind sets most
 of the requests both English readers missed were in these five (docs/measurements.md §25). Each
@@ -22,7 +22,13 @@ _DE_VERB = r"(?:speichern|merken|notieren|aufschreiben|behalten)"
 _FR_VERB = r"(?:retiens|garde|gardes|mémorise|mémorises|enregistre|enregistres|note|notes)"
 _PT_VERB = r"(?:guarde|guardes|guardar|lembre|memorize|salve|grave|anote)"
 _IT_VERB = r"(?:ricordare|salvare|memorizzare|registrare|annotare|tenere a mente)"
-_END = r"(?=\s*(?:[,.:;!]|por favor|porfa|bitte|s'il te plaît|stp|per favore|$))"
+_END = r"(?=\s*(?:[,.:;!]|por favor|porfa|bitte|s'il te plaît|stp|per favore|alsjeblieft|aub|$))"
+# Dutch: a request is an imperative; "ik onthoud dit niet" says what the person does.
+_NL_NOT_SAID_OF_SELF = r"(?<!ik )(?<!je )(?<!jij )(?<!we )(?<!wij )(?<!hij )(?<!zij )(?<!ze )"
+_NL_PLEASE = r"(?:\s+(?:alsjeblieft|alstublieft|aub|a\.u\.b\.|even|maar))?"
+# Italian and French: this message's place in memory ("nella tua memoria", "dans ta mémoire").
+_IT_PLACE = r"\s+(?:nella|nel) (?:tua |mia |tuo |mio )?(?:memoria|profilo|note)\b"
+_FR_PLACE = r"\s+dans (?:ta|votre|ma|mon) (?:mémoire|profil|notes)\b"
 # French: a request is an imperative; "je ne le note pas" says what the person does.
 _FR_NOT_SAID_OF_SELF = r"(?<!je )(?<!j')(?<!tu )(?<!il )(?<!elle )(?<!on )(?<!nous )(?<!vous )"
 
@@ -40,12 +46,20 @@ SOFT_FORGET_FORMS = [
     r"\besque(?:ce|ça)\s+(?:tudo\s+)?o que (?:eu )?(?:te )?acabei de\b",
     # it: "dimentica quello che ti ho appena scritto"
     r"\bdimentica\s+(?:tutto\s+)?(?:quello|ciò) che (?:ti )?ho appena\b",
+    # pt, it: what was said before named by "before" or the previous message, not "just".
+    r"\besque(?:ce|ça)\s+(?:tudo\s+)?o que (?:eu )?(?:te )?(?:disse|falei|escrevi)\b.{0,30}"
+    r"\b(?:mensagem anterior|antes|agora há pouco|há pouco)\b",
+    r"\bdimentica\s+(?:tutto\s+)?(?:quello|ciò) che (?:ti )?ho (?:detto|scritto)\b.{0,30}"
+    r"\b(?:prima|poco fa|nel messaggio precedente)\b",
+    # nl: "vergeet wat ik net zei"
+    r"\bvergeet\s+(?:alles\s+)?wat ik (?:je |jou )?(?:net|zojuist|daarnet|eerder|vorige keer)\b",
 ]
 FORGET_PREVIOUS_FORMS = SOFT_FORGET_FORMS + [
     # "mi último mensaje, no lo guardes": a keeping verb, no correction reads it away.
     r"\b(?:mi|el) (?:último|anterior) mensaje\b.{0,40}\bno (?:lo )?" + _ES_VERB + r"\b",
     r"\bmeine letzte nachricht\b.{0,40}\bnicht " + _DE_VERB + r"\b",
     r"\bmon (?:dernier|précédent) message\b.{0,40}\bne (?:le )?" + _FR_VERB + r" pas\b",
+    r"\bmijn (?:vorige|laatste) bericht\b.{0,40}\bniet (?:opslaan|onthouden|bewaren)\b",
 ]
 
 WITHHOLD_FORMS = [
@@ -69,6 +83,8 @@ WITHHOLD_FORMS = [
     + _FR_VERB
     + r" pas(?:\s+(?:ça|cela|ceci|ce message)\b|"
     + _END
+    + "|"
+    + _FR_PLACE
     + ")",
     _FR_NOT_SAID_OF_SELF + r"\bn'(?:enregistre|enregistrez|mémorise|mémorisez) pas\b",
     _FR_NOT_SAID_OF_SELF + r"\bne le (?:mémorise|retiens|garde|note) pas\b",
@@ -78,7 +94,18 @@ WITHHOLD_FORMS = [
     r"\bnão quero que (?:você |voce )?(?:lembre|guarde|salve|grave) (?:disso|isso|disto)\b",
     # it: "non ricordare questo messaggio", "non salvare questo nella tua memoria"
     r"\bnon\s+" + _IT_VERB + r"\s+(?:nulla|niente)\b",
-    r"\bnon\s+" + _IT_VERB + r"\s+(?:questo|questa)(?:\s+(?:messaggio|conversazione|chat|nella|in)\b|" + _END + ")",
+    r"\bnon\s+"
+    + _IT_VERB
+    + r"\s+(?:questo|questa)(?:\s+(?:messaggio|conversazione|chat|cosa|nella|in)\b|"
+    + _END
+    + ")",
+    # it: the pronoun joined to the verb ("non salvarlo nel mio profilo"; not "non salvarlo sul desktop").
+    r"\bnon (?:salvar|ricordar|memorizzar|registrar|annotar)(?:lo|la|li|le)(?:" + _IT_PLACE + "|" + _END + ")",
+    # nl: "onthoud dit niet", "sla dit niet op (in je geheugen)", "niet opslaan", "niet in mijn profiel"
+    _NL_NOT_SAID_OF_SELF + r"\bonthoud (?:dit|dat|het|deze|dit bericht)" + _NL_PLEASE + r" niet\b",
+    _NL_NOT_SAID_OF_SELF + r"\b(?:sla|bewaar) (?:dit|dat|het|deze|dit bericht)" + _NL_PLEASE + r" niet\b",
+    r"(?:^|[:,.!]\s*)(?:(?:alsjeblieft|aub)\s+)?(?:dit |dat )?niet (?:opslaan|onthouden|bewaren)" + _END,
+    r"\bniet in (?:je|jouw|mijn) (?:geheugen|profiel)\b",
 ]
 
 FORGET_PREVIOUS_RE = [re.compile(form) for form in FORGET_PREVIOUS_FORMS]

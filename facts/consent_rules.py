@@ -64,6 +64,26 @@ WITHHOLD_PATTERNS = [
     r"\b" + SUBJECT + r"\s+" + NEGATED_BE + DONE,
     # One-time thing, not to be kept: ...
     r"(?:^|[.!?;:,\-\u2013\u2014]\s*)not to be " + DONE,
+    # "Strictly between us, and not to be remembered: ..." (not "remembered as/for": how, not whether).
+    r"(?:^|[.!?;:,\-\u2013\u2014]\s*)(?:and|but) not to be (?:"
+    + MEMORY_DONE
+    + r"(?! (?:as|for|by)\b)|"
+    + KEEP_DONE
+    + r"\s*[:\u2013\u2014])",
+    # "This can't be saved: ...": "can't"/"won't" only before a colon or with the memory named ("the
+    # file can't be saved, it's corrupt" is about a file), or "by you".
+    r"\b"
+    + SUBJECT
+    + r"\s+(?:can't|cannot|can not|won't|will not)\s+(?:be|get)\s+(?:(?:"
+    + MEMORY_DONE
+    + "|"
+    + KEEP_DONE
+    + r")(?:\s*[:\u2013\u2014]|\s+by you\b)|"
+    + KEEP_DONE
+    + r"\s*[:\u2013\u2014]|"
+    + KEEP_DONE
+    + IN_MEMORY
+    + ")",
     # Nothing from this message should be saved / none of this should be stored.
     r"\b(?:nothing (?:(?:from|in|of) (?:this|that|my) (?:message|chat|conversation|session)\s+"
     r"|i (?:say|tell you|write|share)"
@@ -331,7 +351,9 @@ NOT_WRITTEN_ELSEWHERE = (
 )
 WHAT_I_SAID = (
     r"(?:(?:what|everything|all(?: that)?|anything|(?:the|that|those) (?:stuff|thing|things|bit|part)"
-    r"|the (?:part|bit) (?:where|when)) (?:that )?i (?:just |have just |'ve just |had just |already |ever )?"
+    r"|the (?:part|bit) (?:where|when)) (?:that )?"
+    # ("Everything I've said so far": the perfect tense too.)
+    r"i(?:'ve just | (?:just |have just |had just |already |ever |have )?|'ve )"
     # "the details I just gave you": any thing, when just said.
     r"|(?:the|that|those) (?:[\w']+ ){1,2}?i (?:just |have just |'ve just ))" + SAID + NOT_WRITTEN_ELSEWHERE
 )
@@ -372,6 +394,9 @@ SOFT_FORGET_PATTERNS = [
     r"|bin|trash|toss|dump|throw away|throw out) " + WHAT_I_SAID,
     # Delete my last message / erase that previous message.
     OPENING + r"(?:erase|delete|remove|wipe|drop|clear|retract|discard|purge|scrap) " + PREVIOUS_OBJECT,
+    # "Please forget the bit about my brother": what was said, named by its topic, the person's own.
+    OPENING + r"forget (?:about )?(?:the|that) (?:bit|part|stuff|thing|things|details?|story) (?:about|on|regarding)"
+    r" (?:my|me|myself)\b",
 ]
 # Requests that name the memory or a keeping verb: no correction reads them away.
 FORGET_PREVIOUS_PATTERNS = SOFT_FORGET_PATTERNS + [
@@ -415,6 +440,11 @@ FORGET_PREVIOUS_PATTERNS = SOFT_FORGET_PATTERNS + [
     + PLACE,
     # Undo saving my previous message.
     OPENING + r"undo (?:saving|storing|remembering|recording|logging|keeping) (?:that|it|" + SAID_BEFORE + ")",
+    # "Undo that memory, the one about my job", "delete that note about my landlord": a memory already
+    # kept, named as one.
+    OPENING + r"(?:undo|delete|erase|remove|wipe|scrap|drop|clear) (?:that|the|this) (?:last |latest |new )?"
+    r"(?:memory(?=\s*(?:[,.!;\-\u2013\u2014]|$)|\s+(?:about|on|of)\b)|(?:memory|note|entry)"
+    r"(?= (?:about|on|of) (?:my|me)\b| you (?:made|saved|kept)\b))",
 ]
 
 WITHHOLD_RE = [re.compile(p) for p in WITHHOLD_PATTERNS]

@@ -24,6 +24,9 @@ BACKWARD = re.compile(
     r"(?:save|store|keep|remember|log|record)\b"
     r"|\bi take (?:that|it) back\b|^(?:\w+[,!.]?\s+)?scratch that\b|\bi overshared\b"
     r"|\bi (?:shouldn't|should not) have (?:said|shared|told you|mentioned|written|typed|sent|posted)\b"
+    # ...the "I" dropped in chat: "oops shouldnt have said that".
+    r"|(?:^|\b(?:oops|ugh|oh|hmm|damn|dang|argh|welp|whoops|sorry),?\s+)(?:shouldn't|should not) have"
+    r" (?:said|shared|told you|mentioned|written|typed|sent|posted)\b"
     r"|\bi (?:didn't|did not) mean to (?:say|share|tell you|mention|send|write|type) (?:that|it)\b"
     r"|\b(?:that|it) was (?:meant|supposed) to be (?:private|off the record|between us)\b"
     r"|\b(?:that|it) was (?:too much information|tmi|too personal|oversharing|an overshare)\b|\bi said too much\b"
@@ -42,7 +45,9 @@ BACKWARD = re.compile(
 # What a withholding request points at, read in its sentence: this message or what follows.
 # ("What I wrote before this", "the message before this one" point back.)
 AHEAD = re.compile(
-    r"\b(?<!before )(?<!prior to )(?:this|these|the following|what follows|about to|going to|next|here|now on)\b"
+    # ("At the start of this chat" is the chat, what was said before included.)
+    r"\b(?<!before )(?<!prior to )(?:this(?! (?:chat|conversation|session|thread)\b)|these|the following|what follows"
+    r"|about to|going to|next|here|now on)\b"
 )
 # "Forget it", "remove that": a request about a pronoun, a request only beside a pointer back.
 # ("Forget it, the number I gave you is fine" is "never mind": "forget it" asks only when
@@ -62,11 +67,13 @@ CORRECTION = re.compile(
     r"|the right|the correct|is wrong|was wrong|typo"
     # The same in Spanish, German, French, Portuguese and Italian (facts/consent_languages.py).
     r"|quer[ií]a decir|quise decir|en realidad|ich meinte|eigentlich|sondern|je voulais dire|je veux dire|en fait"
-    r"|plutôt|eu quis dizer|quis dizer|na verdade|aliás|volevo dire|intendevo|anzi|in realtà)\b"
+    r"|plutôt|eu quis dizer|quis dizer|na verdade|aliás|volevo dire|intendevo|anzi|in realtà"
+    # ...and Dutch.
+    r"|ik bedoelde|ik bedoel|bedoelde ik|in plaats daarvan|ik wilde zeggen)\b"
 )
 # ...unless they say it was private.
 PRIVATE = re.compile(
     r"\b(?:private|personal|shouldn't have|should not have|overshar\w*|sensitive|secret|confidential|embarrass\w*"
     r"|too much|regret\w*|off the record"
-    r"|privad[oa]|privat|privé|privée|privat[oa]|personnel|pessoal|persönlich|personale)\b"
+    r"|privad[oa]|privat|privé|privée|privat[oa]|personnel|pessoal|persönlich|personale|persoonlijk|gevoelig)\b"
 )

@@ -22,6 +22,7 @@ from facts.consent_words import (
     MEMORY_ING,
     MEMORY_VERB,
     NOT,
+    NOT_A_THING,
     NOT_ANY,
     OPENING,
     PLACE,
@@ -152,6 +153,35 @@ WISH_PATTERNS = [
     r"\bmemory\b[^.!?]{0,60}\b(?:switch|turn) it off (?:for|on|in) (?:this|that)\b",
     OPENING + r"no (?:profile|memory) (?:updates?|changes?|entries|notes) (?:from|for|based on|about) "
     r"(?:this|it|that)(?: (?:one|message|chat|conversation))?" + CLOSED,
+    # The eleventh set's forms (tests/facts/test_consent_eleventh_fixes.py).
+    # A label before what follows: "Private thought, not for storage: ...", "Incognito question, ...".
+    # ("Use the shed for tools, not for storage." ends there: no colon, no label.)
+    r"(?:^|[.!?;:,]\s*)not for (?:storage|storing|saving|keeping|keeps|memory|remembering)\s*[:\u2013\u2014]",
+    r"(?:^|[.!?;]\s*)(?:incognito|ephemeral) (?:question|request|message|query|ask)"
+    r"\s*[:,\-\u2013\u2014]",
+    # "no saving pls", "No storing, thanks.": the label as the whole message.
+    r"^(?:(?:ok|okay|and|but|so|hey),?\s+)?no (?:saving|storing|remembering|logging|recording|keeping)"
+    r"(?:,? (?:please|pls|plz|thanks|thx|ok|okay))?\s*[.!]*$",
+    # "Use this only for now and then discard it": kept for the answer, then let go.
+    r"\buse (?:this|it|that|these details|this info(?:rmation)?) (?:only )?for (?:now|this (?:answer|reply|question"
+    r"|request|chat|conversation))(?: only)?,? (?:and )?then (?:discard|forget|delete|erase|drop|bin|wipe|lose) "
+    r"(?:it|this|them)\b",
+    # "For this request, switch off memory": the label before the switch.
+    r"(?:^|[.!?;]\s*)(?:just )?for this (?:one|message|request|question|chat|conversation|turn|bit|part|session),?"
+    r" (?:please )?(?:(?:switch|turn) (?:off (?:your |the )?memory|(?:your |the )?memory off)"
+    r"|(?:pause|disable|suspend) (?:your |the )?memory|no memory|memory off)\b" + NOT_A_THING,
+    # "Don't profile me on this": the person profiled from this message (not "based on my accent").
+    OPENING + NOT_ANY + r"profile me (?:on|from|based on|using|with|over) (?:this|that|it|any of (?:this|that|it))\b",
+    # "this is confidential dont remember": a privacy word, then the verb closing the message unpunctuated.
+    r"\b(?:confidential|private|personal|secret|sensitive|between us),? (?:so )?(?:please |pls )?(?:don't|do not)"
+    r" (?:remember|save|store|keep)(?: (?:it|this|that))?(?: (?:please|pls|ok|okay|thanks))?\s*[.!]*$",
+    # "One of those don't-remember-this things": the request made a hyphenated label.
+    r"\b(?:don't|do-not|dont)-(?:remember|save|store|keep|record|memori[sz]e)-(?:this|it|me)\b",
+    # "Answer me but let it vanish from memory afterwards".
+    OPENING + r"let (?:it|this|that|all of (?:it|this)) (?:vanish|disappear|fade|evaporate|slip|drop) "
+    r"(?:from|out of) (?:your |the )?(?:memory|memories|notes)\b",
+    # "Mentally shred this after you answer": (not "shred this after you read it", paper).
+    OPENING + r"mentally (?:shred|burn|bin|trash|delete|erase|wipe|toss|discard) (?:this|all of this|it)\b",
 ]
 
 WISH_RE = [re.compile(p) for p in WISH_PATTERNS]

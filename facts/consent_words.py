@@ -72,8 +72,10 @@ NOT_A_THING = (
     r"|exam|tab|app|account|settings|bag|insurance|pile|cabin|fire|splitter)\b)"
 )
 MEMORY_NOUN = (
-    r"(?:long-term |permanent |persistent |saved |stored )?(?:memory|memories|memory bank|notes|notebook|profile"
-    r"|records?|file|history|knowledge(?: base)?|logs?|personali[sz]ation(?: data)?)\b"
+    # ("Your chat memory", "the transcript memory": the assistant's, named by what it holds.)
+    r"(?:long-term |permanent |persistent |saved |stored |(?:chat|transcript|conversation|assistant|account) )?"
+    r"(?:memory|memories|memory bank|notes|notebook|profile"
+    r"|records?|file|history|knowledge(?: base)?|logs?|personali[sz]ation(?: data| settings)?)\b"
     + NOT_A_THING
     # Only the assistant's: "don't save this to the database yet" is a programmer's.
     + r"|(?<=your )database\b"

@@ -7,6 +7,7 @@ checked-in weights); tests/facts/test_consent_model.py holds every set at its fr
 from __future__ import annotations
 
 from tests.facts import consent_eighth_phrases as eighth
+from tests.facts import consent_eleventh_phrases as eleventh
 from tests.facts import consent_extra_phrases as extra
 from tests.facts import consent_fifth_phrases as fifth
 from tests.facts import consent_fourth_phrases as fourth
@@ -35,11 +36,14 @@ LABELLED: dict[str, LabelledSet] = {
     "eighth": (eighth.EIGHTH_POSITIVE, eighth.EIGHTH_NEGATIVE),
     "ninth": (ninth.NINTH_POSITIVE, ninth.NINTH_NEGATIVE),
     "tenth": (tenth.TENTH_POSITIVE, tenth.TENTH_NEGATIVE),
+    # Written blind, scored once (801847b), then the rules fixed on it by form: in-sample for the
+    # rules since (tests/facts/test_consent_eleventh_fixes.py), never trained on.
+    "eleventh": (eleventh.ELEVENTH_POSITIVE, eleventh.ELEVENTH_NEGATIVE),
 }
 # What the classifier is trained on: every set but the ones kept for a blind measure (the
 # seventh and the eighth were each scored once, then the rules were fixed on them and the
 # classifier trained on them). The ninth and tenth were each scored once too and the rules fixed
 # on them, but trained on they cost held-out recall (the threshold rose 0.87 -> 0.92; mean recall
 # of rules OR classifier over the nine earlier sets 0.931 -> 0.917, docs/measurements.md §25), so
-# the classifier is not trained on them.
+# the classifier is not trained on them, nor on the eleventh (scored once, then the rules fixed on it).
 TRAINING = ("first", "third", "fresh", "fourth", "fifth", "extra", "sixth", "seventh", "eighth")
