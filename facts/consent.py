@@ -284,7 +284,7 @@ def detect(user_input: str) -> ConsentRequest | None:
 
 
 def _in_another_language(sentences: list[str]) -> ConsentRequest | None:
-    """The same requests in Spanish, German, French, Portuguese or Italian
+    """The same requests in Spanish, German, French, Portuguese, Italian or Dutch
     (facts/consent_languages.py), numbered after the English rules."""
     # (Their "forget the previous message" forms were read before the English withholding ones.)
     first = len(FORGET_RE) + len(_WITHHOLD_RE) + 1 + len(languages.FORGET_PREVIOUS_RE)
