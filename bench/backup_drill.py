@@ -292,7 +292,7 @@ def _restore_and_compare(backup_folder: Path, fresh: Path, sample, live: dict, t
     return {
         "restore": restore,
         "counts": backup_compare.compare_counts(
-            manifest.row_counts, counts["before"], counts["after"], restored_counts
+            manifest.row_counts, counts["before"], counts["after"], restored_counts, live["erasures"]["receipt_counts"]
         ),
         "same_as_live": backup_compare.compare_states(live_state, restored_state),
         "erased": {**gone, **_bytes_check(backup_folder, fresh, told, live["erasures"])},
