@@ -4,13 +4,19 @@ extraction queue), at a pace that leaves room for live traffic.
 
 The pace: at most MEMORY_IMPORT_TURNS_PER_SECOND turns a second, and none while the
 tenant has more than MEMORY_IMPORT_MAX_WAITING turns waiting for extraction, so a live
-turn never queues behind a whole import (docs/api.md, "Import").
+turn never queues behind a whole import (docs/api.md, "Import"). While the service answers
+more than MEMORY_IMPORT_YIELD_ABOVE recalls a second (every tenant's: they share the CPU),
+one turn every MEMORY_IMPORT_BUSY_SECONDS: each imported turn's extraction and embedding take
+CPU the live readers would wait for (docs/measurements.md §22: at 0.85 turns a second, 16
+clients' recall p95 rose 1.49x), and the trickle still finishes an import on a service that
+is never quiet.
 """
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from datetime import timedelta
 from uuid import UUID
 
 from django.conf import settings
@@ -23,6 +29,13 @@ from facts.services import memory_user_get_or_create
 from facts.services.turns import turn_post
 from importer.formats import BadExport, ImportedTurn, read
 from importer.models import ImportBatch, ImportState, ImportTurn
+from recall.models import RecallLog
+
+# How long a held-back import waits before it looks at the extraction queue again.
+HELD_BACK_SECONDS = 2.0
+# The live readers' rate is counted over this window: log rows reach the table within
+# MEMORY_LOG_BUFFER_SECONDS (facts/logbuffer.py), so the window spans several flushes.
+LIVE_WINDOW_SECONDS = 10.0
 
 
 def import_start(*, tenant: Tenant, user_id: str, kind: str, text: str) -> tuple[ImportBatch | None, bool]:
@@ -52,22 +65,36 @@ def waiting_turns(tenant_id: UUID) -> int:
     return Turn.objects.filter(tenant_id=tenant_id).waiting().count()
 
 
+def live_recalls_per_second() -> float:
+    """Recalls (context blocks recall too) answered a second lately, every tenant's."""
+    since = timezone.now() - timedelta(seconds=LIVE_WINDOW_SECONDS)
+    return RecallLog.objects.filter(created_at__gte=since).count() / LIVE_WINDOW_SECONDS
+
+
 @dataclass(frozen=True)
 class Step:
     batch: ImportBatch | None  # None: the batch is gone (its user was erased)
     posted: int
     held_back: bool  # the extraction queue was too long: nothing posted, try again later
+    wait: float = 1.0  # seconds before the next step
 
 
 def import_step(batch_pk: int, *, turns: int | None = None) -> Step:
     """Post the next `turns` turns (a second's worth by default) of the batch, unless the
-    tenant's extraction queue is over MEMORY_IMPORT_MAX_WAITING."""
-    turns = turns or settings.MEMORY_IMPORT_TURNS_PER_SECOND
+    tenant's extraction queue is over MEMORY_IMPORT_MAX_WAITING; one turn when live readers
+    are busy (the module's docstring)."""
     batch = ImportBatch.objects.filter(pk=batch_pk).first()
     if batch is None or batch.state == ImportState.DONE:
         return Step(batch, 0, False)
     if waiting_turns(batch.tenant_id) > settings.MEMORY_IMPORT_MAX_WAITING:
-        return Step(batch, 0, True)
+        return Step(batch, 0, True, HELD_BACK_SECONDS)
+    if live_recalls_per_second() > settings.MEMORY_IMPORT_YIELD_ABOVE:
+        posted = _post_next(batch_pk, 1)
+        return Step(posted.batch, posted.posted, False, settings.MEMORY_IMPORT_BUSY_SECONDS)
+    return _post_next(batch_pk, turns or settings.MEMORY_IMPORT_TURNS_PER_SECOND)
+
+
+def _post_next(batch_pk: int, turns: int) -> Step:
     with transaction.atomic():
         # Held until commit: an erase of the user (which deletes the batch) waits for this
         # step or comes before it, never in the middle of it.

@@ -37,6 +37,10 @@ MEMORY_CONSENT_CLASSIFIER = env.bool("MEMORY_CONSENT_CLASSIFIER", default=True)
 # queue is longer than this, and the largest export the API takes (the command takes any).
 MEMORY_IMPORT_TURNS_PER_SECOND = env.int("MEMORY_IMPORT_TURNS_PER_SECOND", default=5, minimum=1)
 MEMORY_IMPORT_MAX_WAITING = env.int("MEMORY_IMPORT_MAX_WAITING", default=20, minimum=1)
+# Live readers first (docs/api.md, "Import"): while the service answers more than this many
+# recalls and context blocks a second, an import posts one turn every MEMORY_IMPORT_BUSY_SECONDS.
+MEMORY_IMPORT_YIELD_ABOVE = env.float("MEMORY_IMPORT_YIELD_ABOVE", default=5.0, minimum=0)
+MEMORY_IMPORT_BUSY_SECONDS = env.float("MEMORY_IMPORT_BUSY_SECONDS", default=10.0, minimum=1)
 MEMORY_IMPORT_MAX_BYTES = env.int("MEMORY_IMPORT_MAX_BYTES", default=20_971_520, minimum=1024)
 
 # --- Memory: extraction (docs/design.md §4) ------------------------------------------------

@@ -228,3 +228,30 @@ def test_a_turn_no_database_can_keep_is_refused_alone_without_its_words(api, dja
     done = api.get(f"/users/mia/imports/{response.json()['import_id']}").json()
     assert done["added"] == 1
     assert sorted(r["turn_id"] for r in done["refused"]) == ["half", "nul"]
+
+
+def _recall_times(api, times: int) -> None:
+    assert api.post("/users/reader/facts", {"text": "User drinks green tea."}).status_code == 201
+    for n in range(times):
+        assert api.post("/users/reader/recall", {"query": f"tea {n}"}).status_code == 200
+
+
+def test_an_import_posts_one_turn_and_waits_longer_while_live_recalls_are_busy(api, alice, settings):
+    settings.MEMORY_IMPORT_YIELD_ABOVE, settings.MEMORY_IMPORT_BUSY_SECONDS = 0.5, 30.0
+    _recall_times(api, 6)  # six recalls in the last ten seconds: 0.6 a second
+    batch, _ = import_start(tenant=alice.tenant, user_id="fay", kind="jsonl", text=jsonl_export(4))
+
+    step = import_step(batch.pk)
+
+    assert (step.posted, step.wait, step.held_back) == (1, 30.0, False)
+    assert Turn.objects.filter(user__external_id="fay").count() == 1
+
+
+def test_an_import_goes_at_its_full_pace_when_live_recalls_are_quiet(api, alice, settings):
+    settings.MEMORY_IMPORT_YIELD_ABOVE = 0.5
+    _recall_times(api, 5)  # 0.5 a second: not above the setting
+    batch, _ = import_start(tenant=alice.tenant, user_id="gus", kind="jsonl", text=jsonl_export(4))
+
+    step = import_step(batch.pk)
+
+    assert (step.posted, step.wait) == (4, 1.0) and step.batch.state == "done"

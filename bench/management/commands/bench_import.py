@@ -15,7 +15,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from bench import throwaway
+from bench import import_windows, throwaway
 from bench.api.client import Connection
 from bench.locomo_data import load_conversations, session_time
 from core.stats import percentile, rounded
@@ -31,6 +31,7 @@ SERVER_ENV = {
     "OPENAI_BASE_URL": "",
 }
 READER = "bench-reader"
+WARM_UP_SECONDS = 20.0
 WORDS = [
     "tea",
     "coffee",
@@ -60,19 +61,46 @@ class Command(BaseCommand):
         parser.add_argument("--turns", type=int, default=2000, help="turns in the export (default 2000)")
         parser.add_argument("--clients", type=int, default=16, help="simultaneous recall clients (default 16)")
         parser.add_argument("--seconds", type=float, default=60, help="the baseline's length (default 60)")
+        parser.add_argument(
+            "--during-seconds",
+            type=float,
+            default=0,
+            help="recall during the first this many seconds of the import, then stop (default 0: until it ends)",
+        )
+        parser.add_argument(
+            "--alternate",
+            type=float,
+            default=0,
+            help="instead of a phase before and one during: quiet and importing windows of this many seconds "
+            "taking turns (bench/import_windows.py)",
+        )
+        parser.add_argument("--pairs", type=int, default=4, help="with --alternate: pairs of windows (default 4)")
+        parser.add_argument(
+            "--preload",
+            type=int,
+            default=0,
+            help="with --alternate: import this many of the turns first, with no one recalling (default 0)",
+        )
         parser.add_argument("--json", dest="json_out", help="write the figures as JSON here")
         parser.add_argument("--keep", action="store_true", help="keep the temp folder")
 
-    def handle(self, *args, turns, clients, seconds, json_out, keep, **options):
-        if min(turns, clients) < 1 or seconds <= 0:
-            raise CommandError("--turns, --clients and --seconds must be positive.")
+    def handle(
+        self, *args, turns, clients, seconds, during_seconds, alternate, pairs, preload, json_out, keep, **options
+    ):
+        if min(turns, clients, pairs) < 1 or seconds <= 0 or min(during_seconds, alternate) < 0:
+            raise CommandError(
+                "--turns, --clients, --pairs and --seconds must be positive, --during-seconds and --alternate "
+                "not negative."
+            )
         if workdir := throwaway.enter_rerun():
-            result = self._run(workdir, turns, clients, seconds)
+            result = self._run(workdir, turns, clients, seconds, during_seconds, (alternate, pairs, preload))
             self.stdout.write(json.dumps(result, indent=2))
             if json_out:
                 Path(json_out).write_text(json.dumps(result, indent=2))
             return
         argv = ["--turns", str(turns), "--clients", str(clients), "--seconds", str(seconds)]
+        argv += ["--during-seconds", str(during_seconds), "--alternate", str(alternate), "--pairs", str(pairs)]
+        argv += ["--preload", str(preload)]
         argv += ["--json", str(Path(json_out).resolve())] if json_out else []
         throwaway.rerun(
             "bench_import",
@@ -84,36 +112,57 @@ class Command(BaseCommand):
             env=SERVER_ENV,
         )
 
-    def _run(self, workdir: Path, turns: int, clients: int, seconds: float) -> dict:
+    def _alternate(self, url: str, key: str, tenant: Tenant, turns: int, clients: int, windows: tuple) -> dict:
+        window_seconds, pairs, preload = windows
+        batch_pk = import_windows.start(tenant, export_turns(turns))
+        preloaded = None
+        if preload:
+            with tqdm(total=preload, desc="preload", unit="turn", file=self.stderr) as bar:
+                preloaded = import_windows.preload(batch_pk, preload, bar.update)
+        measured = import_windows.run(
+            batch_pk, turns, lambda stop: timed_recalls(url, key, clients, stop), window_seconds, pairs
+        )
+        return {"clients": clients, "preloaded": preload, "preload_seconds": preloaded, **measured, **_settings()}
+
+    def _run(
+        self, workdir: Path, turns: int, clients: int, seconds: float, during_seconds: float, windows: tuple
+    ) -> dict:
         call_command("collectstatic", interactive=False, verbosity=0)
         tenant = Tenant.objects.create(name="bench-import")
         _, key = ApiKey.objects.issue(tenant=tenant, name="bench_import", scopes=["read", "write"])
         with throwaway.service(workdir=workdir, concurrency=2, server="gunicorn") as stack:
             _give_reader_facts(stack.url, key)
+            # Unmeasured: the first seconds of 16 clients ran slower than any later phase (new
+            # connections, the servers' first queries, the reader's facts still being embedded), which
+            # flattered every "during" phase that came after (an import of one turn: p95 0.63x).
+            _recall_for(stack.url, key, clients, lambda started: time.monotonic() - started >= WARM_UP_SECONDS)
+            if windows[0]:
+                return self._alternate(stack.url, key, tenant, turns, clients, windows)
             baseline = _recall_for(stack.url, key, clients, lambda started: time.monotonic() - started >= seconds)
-            export = _export(turns)
+            export = export_turns(turns)
             connection = Connection(stack.url, key)
             status, started_import, _ = connection.json("POST", "/users/bench-importer/imports/turns", export)  # type: ignore[arg-type]
             if status != 202:
                 raise CommandError(f"The import was refused ({status}): {started_import}")
             began = time.monotonic()
             progress = tqdm(total=turns, desc="import", unit="turn", file=self.stderr)
-            state: dict[str, dict | None] = {"done": None}
+            state: dict[str, dict | None] = {"done": None, "last": None}
 
             def finished(started: float) -> bool:
                 _status, now, _headers = Connection(stack.url, key).json(
                     "GET", f"/users/bench-importer/imports/{started_import['import_id']}"
                 )
-                progress.n = now["added"] + now["withheld"] + now["already_there"] + len(now["refused"])
+                progress.n = _handled(now)
                 progress.refresh()
+                state["last"] = now
                 if now["state"] == "done":
                     state["done"] = now
-                return now["state"] == "done"
+                return now["state"] == "done" or 0 < during_seconds <= time.monotonic() - started
 
             during = _recall_for(stack.url, key, clients, finished, check_every=2.0)
             progress.close()
             took = time.monotonic() - began
-        done: dict = state["done"] or {}
+        done: dict = state["done"] or state["last"] or {}
         return {
             "clients": clients,
             "baseline": _summary(baseline),
@@ -121,14 +170,29 @@ class Command(BaseCommand):
             "p95_ratio": round(_p95(during) / _p95(baseline), 3) if baseline and during else None,
             "import": {
                 "turns": turns,
+                "finished": state["done"] is not None,
                 "seconds": round(took, 1),
-                "turns_per_second": round(turns / took, 2),
+                "turns_handled": _handled(done) if done else 0,
+                "turns_per_second": round((_handled(done) if done else 0) / took, 2),
                 "added": done.get("added"),
                 "withheld": done.get("withheld"),
                 "refused": len(done.get("refused", [])),
             },
-            "pace_setting": settings.MEMORY_IMPORT_TURNS_PER_SECOND,
+            **_settings(),
         }
+
+
+def _settings() -> dict:
+    return {
+        "pace_setting": settings.MEMORY_IMPORT_TURNS_PER_SECOND,
+        "yield_above": settings.MEMORY_IMPORT_YIELD_ABOVE,
+        "busy_seconds": settings.MEMORY_IMPORT_BUSY_SECONDS,
+    }
+
+
+def _handled(report: dict) -> int:
+    """Turns of an import's report that are through: added, withheld, already there or refused."""
+    return report["added"] + report["withheld"] + report["already_there"] + len(report["refused"])
 
 
 def _give_reader_facts(url: str, key: str) -> None:
@@ -148,7 +212,12 @@ def _give_reader_facts(url: str, key: str) -> None:
 
 def _recall_for(url: str, key: str, clients: int, stop, check_every: float = 0.5) -> list[float]:
     """Latencies (ms) of recalls by `clients` threads until stop(started) says so."""
-    timings: list[float] = []
+    return [took for _began, took in timed_recalls(url, key, clients, stop, check_every)]
+
+
+def timed_recalls(url: str, key: str, clients: int, stop, check_every: float = 0.5) -> list[tuple[float, float]]:
+    """(monotonic start, latency ms) of each recall by `clients` threads until stop(started) says so."""
+    timings: list[tuple[float, float]] = []
     lock, halt = threading.Lock(), threading.Event()
 
     def client(n: int) -> None:
@@ -165,7 +234,7 @@ def _recall_for(url: str, key: str, clients: int, stop, check_every: float = 0.5
             took = (time.perf_counter() - began) * 1000
             if status == 200:
                 with lock:
-                    timings.append(took)
+                    timings.append((time.monotonic() - took / 1000, took))
 
     threads = [threading.Thread(target=client, args=(n,), daemon=True) for n in range(clients)]
     started = time.monotonic()
@@ -179,7 +248,7 @@ def _recall_for(url: str, key: str, clients: int, stop, check_every: float = 0.5
     return timings
 
 
-def _export(turns: int) -> list[dict]:
+def export_turns(turns: int) -> list[dict]:
     """LoCoMo dev conversations as one person's history: speaker A's lines as the person's turns,
     speaker B's as the answers, each with its session's time; repeated with later times until
     there are `turns`."""

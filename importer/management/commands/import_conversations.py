@@ -14,7 +14,6 @@ from core.errors import ServiceError
 from facts.management.tenants import tenant_from_arg
 from importer.formats import FORMATS
 from importer.services import import_start, import_step
-from importer.tasks import HELD_BACK_SECONDS
 
 
 class Command(BaseCommand):
@@ -58,8 +57,9 @@ class Command(BaseCommand):
                 bar.update(step.posted)
                 if step.batch.state == "done":
                     break
-                # One step is a second's worth of turns; a held-back step waits for the queue.
-                pause = HELD_BACK_SECONDS if step.held_back else 1.0 - (time.monotonic() - started)
+                # A step says how long until the next: a second, or longer for a held-back or
+                # yielding one (importer.services).
+                pause = step.wait - (time.monotonic() - started)
                 time.sleep(max(pause, 0.0))
         done = step.batch
         summary = {
