@@ -111,7 +111,8 @@ class Drill:
         acked = s.acked_before(restored)
 
         def settled() -> bool:
-            if traffic and (s.last_ok("turn") <= restored or s.last_ok("recall") <= restored):
+            turn_due = s.posting() and s.last_ok("turn") <= restored
+            if traffic and (turn_due or s.last_ok("recall") <= restored):
                 return False
             try:
                 return not unfinished(self.store, acked)

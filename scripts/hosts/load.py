@@ -82,6 +82,8 @@ class Stream:
     shed_recalls: int = 0
     recall_sources: dict[str, int] = field(default_factory=dict)
     posted: int = 0
+    in_flight: int = 0  # turns posted and not yet acknowledged or given up
+    plan_exhausted: bool = False
 
     def __post_init__(self) -> None:
         self.t0 = time.monotonic()
@@ -131,8 +133,11 @@ class Stream:
         for _ in self.paced(self.turn_rate):
             post = next(posts, None)
             if post is None:
+                self.plan_exhausted = True
                 break
             self._turn_slots.acquire()
+            with self._lock:
+                self.in_flight += 1
             thread = threading.Thread(target=self._post_until_acked, args=(post,), daemon=True)
             thread.start()
             workers.append(thread)
@@ -157,6 +162,8 @@ class Stream:
                     return
                 time.sleep(0.5)  # the same turn_id again: the API stores it once
         finally:
+            with self._lock:
+                self.in_flight -= 1
             self._turn_slots.release()
 
     # --- recalls ----------------------------------------------------------------------------
@@ -220,6 +227,12 @@ class Stream:
                 for kind in ("turn", "recall")
             ]
         return None if None in firsts else max(t for t in firsts if t is not None) - after
+
+    def posting(self) -> bool:
+        """Turns still to be answered: the plan has more, or posts wait for their answer. A short
+        plan can end before a fault does; then no turn can be answered after it."""
+        with self._lock:
+            return not self.plan_exhausted or self.in_flight > 0
 
     def last_ok(self, kind: str) -> float:
         with self._lock:
