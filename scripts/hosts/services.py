@@ -147,12 +147,15 @@ class Cluster:
         return self.tmp / role
 
     def _pg_owned(self, data: Path) -> Path:
-        import pwd
+        from pgserver.utils import ensure_user_exists
 
-        # PostgreSQL runs as pgserver: it must reach its folders under our temp folder.
+        # PostgreSQL runs as pgserver: it must reach its folders under our temp folder. The user
+        # is the one the pgserver package makes when it first runs as root; on a machine where
+        # it never ran (the drill before any test), it is made here the same way.
         self.tmp.chmod(0o755)
         data.mkdir(mode=0o700)
-        user = pwd.getpwnam(PG_USER)
+        user = ensure_user_exists(PG_USER)
+        assert user is not None
         os.chown(data, user.pw_uid, user.pw_gid)
         return data
 
