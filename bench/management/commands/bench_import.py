@@ -52,9 +52,11 @@ WORDS = [
 
 class Command(BaseCommand):
     help = (
-        "Recall p50/p95 of --clients clients for --seconds, then again while a --turns-turn export (LoCoMo dev "
-        "turns with their session times) is imported through POST /imports/turns; the import's time and "
-        "turns a second. Starts gunicorn and a Celery worker on a throwaway database."
+        "Recall p50/p95 of --clients clients in quiet and importing windows taking turns (--alternate, the "
+        "default) while a --turns-turn export (LoCoMo dev turns with their session times) is imported; with "
+        "--alternate 0, for --seconds before the import (through POST /imports/turns) and then while it runs, "
+        "with its time and turns a second (that pair measures drift as well: docs/measurements.md §22). "
+        "Starts gunicorn and a Celery worker on a throwaway database."
     )
 
     def add_arguments(self, parser):
@@ -70,9 +72,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "--alternate",
             type=float,
-            default=0,
-            help="instead of a phase before and one during: quiet and importing windows of this many seconds "
-            "taking turns (bench/import_windows.py)",
+            default=30,
+            help="quiet and importing windows of this many seconds taking turns (bench/import_windows.py; default "
+            "30); 0: a phase before the import and one during it",
         )
         parser.add_argument("--pairs", type=int, default=4, help="with --alternate: pairs of windows (default 4)")
         parser.add_argument(
