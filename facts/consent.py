@@ -65,7 +65,9 @@ FORGET_PREVIOUS = "forget_previous"
 
 # Someone else's words: a span in double quotes, or in single quotes that open after a
 # blank and close before a non-letter (an apostrophe inside a word, as in don't, stays).
-_QUOTED = re.compile(r"\"[^\"]*\"|(?:^|(?<=\s))'(?:[^']|'(?=\w))*'(?!\w)")
+# The apostrophe a span holds has a letter on both sides: one that also took "'a" after a blank
+# read " 'a 'a 'a ..." to the end from every quote and back again (19,999 characters: 4 s).
+_QUOTED = re.compile(r"\"[^\"]*\"|(?:^|(?<=\s))'(?:[^']|(?<=\w)'(?=\w))*'(?!\w)")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 # A question about something rather than a request to the assistant...
 _ASKING = re.compile(r"^(?:what|how|why|who|whom|where|when|which|does|do|did|is|are|was|were|has|have)\b")
@@ -87,20 +89,23 @@ _CONVO = re.compile(r"\bconvo(s?)\b")
 _DROPPED_G = re.compile(r"\b(rememberin|memori[sz]in|savin|storin|keepin|recordin)'?(?!\w)")
 # Vowels dropped ("dnt save ths"), "b4"; and "do not, under any circumstances, save this": the
 # parenthesis between "not" and its verb.
-_CHAT_SHORT = {"dnt": "don't", "ths": "this", "b4": "before", "smth": "something"}
-_CHAT_SHORT_RE = re.compile(r"\b(?:dnt|ths|b4|smth)\b")
+_CHAT_SHORT = {"dnt": "don't", "ths": "this", "b4": "before", "smth": "something", "dis": "this"}
+_CHAT_SHORT_RE = re.compile(r"\b(?:dnt|ths|b4|smth|dis)\b")
 # "doesnt", "shouldnt", "cant": "n't" without its apostrophe ("dont" is read before).
 _NT = re.compile(r"\b(does|did|should|would|could|is|was|are|were|has|have|had|must|need|ca|wo)nt\b")
 # Dictated without punctuation: "quick one no need to save it ...", "so first dont remember this": a
 # comma where the pause was, so the request opens a clause (cheaper than more openings in every rule).
-_RUN_ON = re.compile(r"\b(quick (?:one|thing|q|question)|first|firstly|second|secondly) (?=don't |do not |no need )")
+_RUN_ON = re.compile(
+    r"\b(quick (?:one|thing|q|question)|first|firstly|second|secondly|nvm|um) (?=don't |do not |no need )"
+)
 # "No need to remember, I'll paste it again next time", "you don't need to remember my order, just
 # total it": the assistant let off keeping what the person will give again or what a task needs only
 # now; a convenience, not a wish to be forgotten. ("... this, just help me word it" still asks.)
-_NO_NEED = r"(?:no need to|(?:you )?(?:don't|do not) need to|(?:you )?needn't)"
+_NO_NEED = r"(?:no need to|(?:you )?(?:don't|do not) (?:need|have) to|(?:you )?needn't)"
 _CONVENIENCE = re.compile(
-    r"\b" + _NO_NEED + r" (?:remember|memori[sz]e|save|store|keep)(?: (?:it|them))?,? (?:i'll|i will|i can) "
-    r"(?:paste|send|give|tell|type|share|upload|attach|repeat|copy)(?: (?:it|them|this))?(?: (?:to )?you)? again\b"
+    r"\b" + _NO_NEED + r" (?:remember|memori[sz]e|save|store|keep)(?: (?:it|them|this))?,? (?:i'll|i will|i can) "
+    r"(?:paste|send|give|tell|type|share|upload|attach|repeat|copy)(?: (?:it|them|this|the (?:full |whole )?\w+))?"
+    r"(?: (?:to )?you)? again\b"
     r"|\b" + _NO_NEED + r" (?:remember|memori[sz]e|keep track of) (?:my|the) (?:order|list|numbers|items|shopping"
     r"|receipt|bill|scores?|totals?|figures),? (?:just |only |simply )(?:total|add|sum|count|calculate|compute|tally"
     r"|split|check)\b"

@@ -175,11 +175,13 @@ def test_it_reads_the_other_ways_of_saying_not_and_a_memory_as_the_place():
 
 
 LENGTH = 20_000
-# A linear detector reads these in 10-100 ms of CPU; "also also also ..." took 7 s before
-# 2026-11-28 ("also" opened a clause and softened one, so every word began a scan to the end).
-# The limit sits far from both. CPU time, not wall time: with five engineers' tests on 2 cores
-# the wall clock ran 5-10 times slower and says nothing about the detector.
-LIMIT_SECONDS = 0.5
+# The detector reads these in 0.4-0.55 s of CPU each as its rules stand (2026-11-28 evening; it was
+# 10-100 ms when it had far fewer); "also also also ..." took 7 s before 2026-11-28 ("also"
+# opened a clause and softened one, so every word began a scan to the end), and quotes never
+# closed 4.3 s at 19,999 characters and 12.7 s at 40,000 (facts/consent.py, _QUOTED). The limit
+# sits between. CPU time, not wall time: with five engineers' tests on 2 cores the wall clock ran
+# 5-10 times slower and says nothing about the detector.
+LIMIT_SECONDS = 1.5
 
 
 def _repeat(unit: str) -> str:
@@ -231,6 +233,8 @@ def _adversarial() -> dict[str, str]:
     ):
         texts[unit] = _repeat(unit)
     texts["no-end"] = "don't save " + "a" * (LENGTH - 12) + "."
+    # Quotes opened and never closed: " 'a 'a ... 'a a" (with a closing quote last it was fast).
+    texts["quotes-never-closed"] = _repeat(" 'a")[: LENGTH - 1] + "a"
     texts["reported-no-end"] = ("my manager told me " + "a " * LENGTH)[:LENGTH]
     texts["memory-question-no-end"] = ("you don't remember " + "a " * LENGTH)[: LENGTH - 1] + "?"
     return texts
