@@ -60,6 +60,12 @@ FORGET_PREVIOUS_FORMS = SOFT_FORGET_FORMS + [
     r"\bmeine letzte nachricht\b.{0,40}\bnicht " + _DE_VERB + r"\b",
     r"\bmon (?:dernier|précédent) message\b.{0,40}\bne (?:le )?" + _FR_VERB + r" pas\b",
     r"\bmijn (?:vorige|laatste) bericht\b.{0,40}\bniet (?:opslaan|onthouden|bewaren)\b",
+    # "Olvida lo que te dije sobre mi exnovia", "esquece o que eu falei sobre meu pai": what was told
+    # about something, named; "borra de tu memoria", "lösch das ... aus deinem Gedächtnis".
+    r"\bolvid(?:a|e)\s+(?:todo\s+)?lo que (?:te |le )?(?:dije|conté|escribí)\s+(?:antes\s+)?sobre\b",
+    r"\besque(?:ce|ça)\s+(?:tudo\s+)?o que (?:eu )?(?:te )?(?:disse|falei|escrevi|contei) sobre\b",
+    r"\bborra(?:r)? de tu memoria\b",
+    r"\blösch(?:e)?\b.{0,60}\baus deinem (?:gedächtnis|speicher)\b",
 ]
 
 WITHHOLD_FORMS = [
@@ -106,6 +112,13 @@ WITHHOLD_FORMS = [
     _NL_NOT_SAID_OF_SELF + r"\b(?:sla|bewaar) (?:dit|dat|het|deze|dit bericht)" + _NL_PLEASE + r" niet\b",
     r"(?:^|[:,.!]\s*)(?:(?:alsjeblieft|aub)\s+)?(?:dit |dat )?niet (?:opslaan|onthouden|bewaren)" + _END,
     r"\bniet in (?:je|jouw|mijn) (?:geheugen|profiel)\b",
+    # es "que esto no quede en mi perfil", fr "sans l'enregistrer dans ta mémoire", pt "não guarda isso"
+    # (the spoken imperative), it "non salvarlo da nessuna parte", nl "ik wil niet dat je dit onthoudt".
+    r"\bque (?:esto|eso) no quede en (?:mi|tu) (?:perfil|memoria)\b",
+    r"\bsans (?:l'|le |les )?(?:enregistrer|mémoriser|garder|retenir)" + _FR_PLACE,
+    r"\bnão\s+(?:guarda|salva|grava)\s+(?:isso|isto|nada)\b",
+    r"\bnon (?:salvar|ricordar|memorizzar|registrar)(?:lo|la|li|le) da nessuna parte\b",
+    r"\bik wil niet dat je (?:dit|dat|het) (?:onthoudt|opslaat|bewaart)\b",
 ]
 
 FORGET_PREVIOUS_RE = [re.compile(form) for form in FORGET_PREVIOUS_FORMS]

@@ -445,6 +445,20 @@ FORGET_PREVIOUS_PATTERNS = SOFT_FORGET_PATTERNS + [
     OPENING + r"(?:undo|delete|erase|remove|wipe|scrap|drop|clear) (?:that|the|this) (?:last |latest |new )?"
     r"(?:memory(?=\s*(?:[,.!;\-\u2013\u2014]|$)|\s+(?:about|on|of)\b)|(?:memory|note|entry)"
     r"(?= (?:about|on|of) (?:my|me)\b| you (?:made|saved|kept)\b))",
+    # The twelfth and thirteenth sets' forms: "unlearn that last bit", "un-remember the number I
+    # typed", "forget everything above this line", "#forget last msg", "[delete from memory] ...":
+    # verbs and labels that mean undoing a memory and nothing else.
+    r"\bunlearn (?:that|this|it|what|everything)\b|\bun-?remember\b",
+    r"\bforget (?:everything|all|anything) (?:above|before) this\b",
+    r"(?:^|\s)#forget\b|^[\[(<](?:delete|erase|remove|forget) (?:from|in) (?:your |the )?memory[\])>]",
+    # "Delete that from your memory", "remove my last message from your memory".
+    r"\b(?:delete|remove|erase|wipe) (?:that|my (?:last|previous) message) from (?:your )?memory\b",
+    # "If that bit made it into your memory, take it out": a memory already kept, to be undone.
+    r"\bmade it into your (?:memory|notes)\b[^.!?]{0,30}\btake (?:it|that) out\b",
+    # "Forget the name of my therapist that I just mentioned": what was just said, named (not "the
+    # restaurant I mentioned earlier", a correction's usual words).
+    r"\bforget (?:the|my) [^.,;!?]{1,60}? (?:that |which )?i just "
+    r"(?:mentioned|typed|gave you|told you|sent you|shared)\b",
 ]
 
 WITHHOLD_RE = [re.compile(p) for p in WITHHOLD_PATTERNS]

@@ -182,6 +182,30 @@ WISH_PATTERNS = [
     r"(?:from|out of) (?:your |the )?(?:memory|memories|notes)\b",
     # "Mentally shred this after you answer": (not "shred this after you read it", paper).
     OPENING + r"mentally (?:shred|burn|bin|trash|delete|erase|wipe|toss|discard) (?:this|all of this|it)\b",
+    # The twelfth and thirteenth sets' forms. A label opening the message, in brackets, as a
+    # hashtag, a slash command or a "NO MEMORY:" prefix ("[off the record] ...", "#nomemory ...").
+    r"^[\[(<][^\])>]{0,40}?\b(?:off the record|not for (?:memory|saving)|(?:do not|don't) (?:save|store|remember|keep)"
+    r"|no (?:memory|saving|storing)|incognito)\b[^\])>]{0,40}[\])>]",
+    r"(?:^|\s)[#/](?:nomemory|nomem|nosave|nostore|norecord|offtherecord|dontsave|dontremember|incognito)\b",
+    r"^no (?:memory|saving|storing|remembering)\s*:",
+    # A condition on the answer: "as long as you don't store it", "only answer if this won't be saved".
+    r"\bas long as you (?:don't|do not|won't|will not) (?:store|save|remember|keep|record)\b",
+    r"\bonly (?:answer|reply|respond|help) if (?:this|it) (?:won't|will not) be "
+    r"(?:added|saved|stored|kept|remembered)\b",
+    # "Incognito mode please", "can we do this one incognito?".
+    r"\bincognito mode,? please\b|\b(?:do|keep|make) this (?:one )?incognito\b",
+    # Metaphors for not keeping: said in disappearing ink, whispered and not written down, unsaid.
+    r"\bdisappearing ink\b|\bwhisper you (?:don't|do not|won't) write down\b|\bmemory-free zone\b"
+    r"|\b(?:this|it) (?:goes|should go|can go) in one ear and out the other\b|\bconsider (?:this|it) unsaid\b",
+    # Terse chat: "no mem pls", "don't save pls", "off the record pls", the whole message.
+    r"^(?:no mem(?:ory)?|off the record|(?:don't|do not) (?:save|store|remember|keep)(?: (?:this|it))?),? please"
+    r"(?:,? (?:ty|thanks|thx))?\s*[.!]*$",
+    # Not to shape a profile: "don't personalize anything based on this", "don't let this shape
+    # future recommendations"; "temporary info only, do not persist".
+    r"\b(?:don't|do not) personali[sz]e (?:anything|this|it)\b",
+    r"\b(?:don't|do not) let (?:this|it|that) (?:shape|influence|affect|change) (?:(?:my|your|future) ){0,2}"
+    r"(?:recommendations|suggestions|profile)\b",
+    r"\b(?:don't|do not) persist(?: (?:this|it|that))?(?=\s*(?:[:.,!;\-\u2013\u2014]|$))",  # not "to disk"
 ]
 
 WISH_RE = [re.compile(p) for p in WISH_PATTERNS]
