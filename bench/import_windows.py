@@ -124,8 +124,8 @@ def run(batch_pk: int, turns: int, recalls: Callable, window_seconds: float, pai
     p95_quiet, p95_during = percentile(quiet, 0.95), percentile(during, 0.95)
     return {
         "method": f"{pairs} pairs of {window_seconds:.0f} s windows, quiet then importing",
-        "quiet": _summary(quiet),
-        "importing": _summary(during),
+        "quiet": latency_summary(quiet),
+        "importing": latency_summary(during),
         "p95_ratio": round(p95_during / p95_quiet, 3) if p95_quiet and p95_during else None,
         "left_out_while_draining": len(timed) - len(quiet) - len(during),
         "draining_seconds": [round(seconds, 1) for seconds in drained],
@@ -133,7 +133,8 @@ def run(batch_pk: int, turns: int, recalls: Callable, window_seconds: float, pai
     }
 
 
-def _summary(values: list[float]) -> dict:
+def latency_summary(values: list[float]) -> dict:
+    """Count, p50 and p95 of recall latencies (ms); bench_import's phases use it too."""
     if not values:
         return {"recalls": 0}
     return {"recalls": len(values), "p50_ms": rounded(values, 0.5, 1), "p95_ms": rounded(values, 0.95, 1)}

@@ -7,9 +7,9 @@ tenant has more than MEMORY_IMPORT_MAX_WAITING turns waiting for extraction, so 
 turn never queues behind a whole import (docs/api.md, "Import"). While the service answers
 more than MEMORY_IMPORT_YIELD_ABOVE recalls a second (every tenant's: they share the CPU),
 one turn every MEMORY_IMPORT_BUSY_SECONDS: each imported turn's extraction and embedding take
-CPU the live readers would wait for (docs/measurements.md §22: at 0.85 turns a second, 16
-clients' recall p95 rose 1.49x), and the trickle still finishes an import on a service that
-is never quiet.
+CPU the live readers would wait for (docs/measurements.md §22: 16 saturating clients' recall p95
+rose 1.085-1.337x at the old pace, 1.036x median with the yield, in alternating windows), and
+the trickle still finishes an import on a service that is never quiet.
 """
 
 from __future__ import annotations

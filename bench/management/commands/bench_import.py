@@ -18,7 +18,7 @@ from tqdm import tqdm
 from bench import import_windows, throwaway
 from bench.api.client import Connection
 from bench.locomo_data import load_conversations, session_time
-from core.stats import percentile, rounded
+from core.stats import percentile
 from facts.models import ApiKey, Tenant
 
 LOCOMO_DEV = Path(settings.BASE_DIR).parent / "shared" / "data" / "locomo-dev"
@@ -167,8 +167,8 @@ class Command(BaseCommand):
         done: dict = state["done"] or state["last"] or {}
         return {
             "clients": clients,
-            "baseline": _summary(baseline),
-            "during_import": _summary(during),
+            "baseline": import_windows.latency_summary(baseline),
+            "during_import": import_windows.latency_summary(during),
             "p95_ratio": round(_p95(during) / _p95(baseline), 3) if baseline and during else None,
             "import": {
                 "turns": turns,
@@ -281,9 +281,3 @@ def export_turns(turns: int) -> list[dict]:
 
 def _p95(values: list[float]) -> float:
     return percentile(values, 0.95) or 0.0
-
-
-def _summary(values: list[float]) -> dict:
-    if not values:
-        return {"recalls": 0}
-    return {"recalls": len(values), "p50_ms": rounded(values, 0.5, 1), "p95_ms": rounded(values, 0.95, 1)}
