@@ -100,8 +100,9 @@ def when_ready(server) -> None:
 def _import_first_request_modules() -> None:
     """What the first request of every worker imported or built (a profile of it, docs/
     measurements.md §9): the session engine and message storage of the middleware, the
-    disabled event dispatcher that Celery's task sends use (celery.events), and the URL
-    patterns' regexes, compiled on first match."""
+    disabled event dispatcher that Celery's task sends use (celery.events), the URL
+    patterns' regexes, compiled on first match, and the MCP SDK, which the /mcp view imports
+    on its first call (mcp_server/views.py)."""
     from importlib import import_module
 
     from django.conf import settings
@@ -115,6 +116,7 @@ def _import_first_request_modules() -> None:
     # A cached property of Celery's AMQP helper; getattr so that a Celery without it still starts.
     getattr(celery_app.amqp, "_event_dispatcher", None)
     _compile_patterns(get_resolver())
+    import_module("mcp_server.server")
 
 
 def _compile_patterns(resolver) -> None:

@@ -9,6 +9,11 @@ process can answer the next call). The view authenticates the API key, then
 runs one request through a fresh session manager inside async_to_sync; the
 manager must be entered (`run()`) once per instance, so one per request.
 
+The SDK is imported on the first /mcp call, not with the URLs: it is about a second of CPU
+that every process would pay at start (a Celery worker, each `manage.py` command) for a door
+only the web server's /mcp calls use. gunicorn's master imports it before it forks the workers
+(gunicorn.conf.py), so no caller of a production server waits for it.
+
 Rate limits are the REST API's (core.ratelimit), counted per call in the
 class of what the call does (rate_class), and refused with the REST API's 429.
 """
@@ -16,19 +21,19 @@ class of what the call does (rate_class), and refused with the REST API's 429.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
-from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-from starlette.types import Message
 
 from core.errors import RateLimited
 from facts.auth import authenticate_key
 from facts.models import ApiKey
 from mcp_server.caller import current_key
-from mcp_server.server import mcp_server
+
+if TYPE_CHECKING:
+    from starlette.types import Message
 
 MAX_BODY_BYTES = 1024 * 1024
 _HOP_BY_HOP = {"content-length", "connection", "transfer-encoding"}
@@ -95,6 +100,10 @@ def _asgi_scope(request: HttpRequest) -> dict[str, Any]:
 
 async def _serve(scope: dict[str, Any], body: bytes, key: ApiKey) -> tuple[int, list[tuple[str, str]], bytes]:
     """Run one HTTP request through the MCP transport and collect its whole answer."""
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+
+    from mcp_server.server import mcp_server
+
     current_key.set(key)  # this coroutine's context; the tools' tasks inherit it
     answer: dict[str, Any] = {"status": 500, "headers": [], "body": []}
     sent_body = False

@@ -117,8 +117,11 @@ def private_postgres(prefix: str) -> Iterator[Any]:
     os.environ.setdefault("XDG_RUNTIME_DIR", tempfile.mkdtemp(prefix="runtime-"))
     import pgserver
 
+    from tests.on_postgres import no_durability
+
     server = pgserver.get_server(tempfile.mkdtemp(prefix=prefix), cleanup_mode="stop")
     try:
+        no_durability(server)
         yield server
     finally:
         server.cleanup()

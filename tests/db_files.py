@@ -25,19 +25,26 @@ def file_bytes(path: Path) -> bytes:
     return subprocess.run(["cat", "--", str(path)], capture_output=True, check=True).stdout
 
 
-def postgres_data_files() -> dict[str, bytes]:
-    """Every table and index file of the PostgreSQL cluster the run uses (tests/on_postgres.py
-    sets MEMORY_TEST_PGDATA): base/ (all databases) and global/. Not pg_wal/: the write-ahead
-    log keeps deleted rows until its segments are recycled (docs/deployment.md, "What erased
-    means on PostgreSQL")."""
+def postgres_data_files(database: str | None = None) -> dict[str, bytes]:
+    """The table and index files of the PostgreSQL cluster the run uses (tests/on_postgres.py
+    sets MEMORY_TEST_PGDATA): global/ and, under base/, every database's, or only `database`'s
+    when named. Not pg_wal/: the write-ahead log keeps deleted rows until its segments are
+    recycled (docs/deployment.md, "What erased means on PostgreSQL").
+
+    Name the database where only one can hold the words: the run's server gathers a database
+    for every server a test starts, and reading all of them made each read of the main run's
+    forget tests take seconds."""
     import os
 
     from tests.base import postgres_checkpoint
 
     postgres_checkpoint()
     data = Path(os.environ["MEMORY_TEST_PGDATA"])
+    folders = (
+        [data / "global", data / "base" / _database_oid(database)] if database else [data / "base", data / "global"]
+    )
     files = {}
-    for folder in (data / "base", data / "global"):
+    for folder in folders:
         for path in folder.rglob("*"):
             # A file gone between the listing and the read held a dropped database or a rewritten
             # table (another pytest-xdist worker's, on the same server): no bytes left to read.
@@ -45,3 +52,14 @@ def postgres_data_files() -> dict[str, bytes]:
                 if path.is_file():
                     files[str(path.relative_to(data))] = path.read_bytes()
     return files
+
+
+def _database_oid(name: str) -> str:
+    import psycopg
+
+    from tests.base import _server, connect_kwargs
+
+    with psycopg.connect(**connect_kwargs(_server()), autocommit=True) as conn:
+        row = conn.execute("SELECT oid FROM pg_database WHERE datname = %s", [name]).fetchone()
+    assert row is not None, f"no database {name!r} on the run's server"
+    return str(row[0])

@@ -29,6 +29,7 @@ def main(argv: list[str]) -> int:
     # A folder this run made goes with the server; one the caller named is theirs to keep.
     server = pgserver.get_server(data, cleanup_mode="stop" if given else "delete")
     try:
+        no_durability(server)
         env = {**os.environ, "DATABASE_URL": server.get_uri(), "MEMORY_TEST_PGDATA": str(data)}
         # Backups run the client programs of the same build (tests/facts/test_backup_restore_postgresql.py).
         env.setdefault("MEMORY_PG_DUMP", str(POSTGRES_BIN_PATH / "pg_dump"))
@@ -40,6 +41,15 @@ def main(argv: list[str]) -> int:
         return subprocess.call([sys.executable, "-m", "pytest", *argv], env=env)
     finally:
         server.cleanup()
+
+
+def no_durability(server) -> None:
+    """A test server need not survive a power cut: no fsync, no full-page images, commits not
+    waited for. Each flush between transactional tests truncates every table's partitions,
+    and with fsync each took 2-3 s of a loaded CI machine (docs/testing.md, "Both engines")."""
+    for setting in ("fsync = off", "synchronous_commit = off", "full_page_writes = off"):
+        server.psql(f"ALTER SYSTEM SET {setting};")
+    server.psql("SELECT pg_reload_conf();")
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ def _files() -> dict[str, bytes]:
         from core import engine
 
         engine.current().compact_pass()
-        return postgres_data_files()
+        return postgres_data_files(connection.settings_dict["NAME"])
     name = Path(connection.settings_dict["NAME"])
     return {f"{name.name}{suffix}": file_bytes(Path(f"{name}{suffix}")) for suffix in ("", "-wal", "-shm")}
 

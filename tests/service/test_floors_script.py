@@ -3,6 +3,7 @@ the places outside the engine seam allowed to name a storage engine."""
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import subprocess
@@ -13,6 +14,13 @@ from tests.integration.stack import ROOT
 spec = importlib.util.spec_from_file_location("floors", ROOT / "scripts" / "floors.py")
 floors = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(floors)
+
+
+@functools.cache
+def _report() -> dict:
+    """The repository's figures, read once for the tests that look at them (a read parses every
+    module: seconds of CPU each time)."""
+    return floors.report()
 
 
 def test_it_finds_a_circle_through_three_modules_and_ignores_a_chain():
@@ -41,7 +49,7 @@ def test_it_reports_the_repository_as_json():
 def test_the_product_has_no_import_circle_even_a_hidden_one():
     # Each circle issue 35 named was held open by an import inside a function or under
     # TYPE_CHECKING, or ran through the engine seam's part(); floors.py counts all three.
-    assert floors.report()["circles"] == []
+    assert _report()["circles"] == []
 
 
 # None left: the last one (the dashboard's home page in facts reading recall's reports) went
@@ -50,7 +58,7 @@ STILL_UPWARD: set[tuple[str, str]] = set()
 
 
 def test_no_import_runs_up_the_floors_and_the_ground_imports_no_app():
-    upward = floors.report()["upward_imports"]
+    upward = _report()["upward_imports"]
 
     found = {(item.split(":")[0], item.split(" -> ")[1].removesuffix(" (hidden)")) for item in upward}
     assert found <= STILL_UPWARD, "\n".join(upward)
@@ -113,7 +121,7 @@ def _allowed(file: str) -> bool:
 
 
 def test_outside_the_engine_seam_only_the_settings_the_migrations_and_the_listed_files_name_an_engine():
-    files = {place.split(":")[0] for place in floors.report()["engine_places"]}
+    files = {place.split(":")[0] for place in _report()["engine_places"]}
 
     assert sorted(f for f in files if not _allowed(f)) == []
     assert set(ENGINE_PLACES) <= files, "a listed file no longer names an engine: take it off the list"
@@ -138,7 +146,7 @@ def test_code_that_names_an_engine_is_a_place_and_prose_about_it_is_not(tmp_path
 def test_every_product_function_is_fully_annotated():
     # mypy's strict mode lets `__init__` go without `-> None` when a parameter is annotated; the
     # floors count does not (issue 35). bench may stay relaxed (pyproject.toml says why).
-    assert floors.report()["unannotated_product_functions"] == []
+    assert _report()["unannotated_product_functions"] == []
 
 
 def test_an_init_without_its_return_type_counts_and_self_needs_none():
