@@ -14,6 +14,7 @@ from django.core.management import CommandError, call_command
 
 from bench.api.workload import ROUTE_NAMES
 from tests.integration.stack import Http, clean_env, free_port, manage, start_web
+from tests.migrated import migrate
 
 EXPECTED_STATUS = {"recall_new": 200, "recall_repeated": 200, "context": 200, "store_fact": 201, "post_turn": 202}
 
@@ -77,7 +78,7 @@ def url_service(tmp_path_factory):
         MEMORY_RATE_LIMIT_WRITE="off",
         MEMORY_RATE_LIMIT_RECALL="off",
     )
-    manage(["migrate", "--noinput", "-v", "0"], env)
+    migrate(env)
     created = manage(["create_tenant", "bench", "--scopes", "read,write,admin"], env)
     key = re.search(r"^api_key=(\S+)$", created, re.MULTILINE).group(1)
     tenant_id = re.search(r"^tenant_id=(\S+)$", created, re.MULTILINE).group(1)

@@ -15,6 +15,7 @@ import pytest
 
 from tests.base import service_database_url
 from tests.integration.stack import Proc, clean_env, manage, start_web
+from tests.migrated import migrate
 
 # mem0ai reads these when imported: no telemetry (it would call out), its config in a temp folder.
 os.environ["MEM0_TELEMETRY"] = "False"
@@ -65,7 +66,7 @@ def live(tmp_path_factory):
     var = tmp / "var"
     var.mkdir()
     env = clean_env(DATABASE_URL=service_database_url(var), MEMORY_VAR_DIR=str(var), CELERY_TASK_ALWAYS_EAGER="1")
-    manage(["migrate", "--noinput", "-v", "0"], env)
+    migrate(env)
     alice_id, alice = _tenant("alice", env)
     _, bob = _tenant("bob", env)
     keys = {"alice_read": _issue(alice_id, "read", env), "alice_write": _issue(alice_id, "read,write", env)}

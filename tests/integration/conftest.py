@@ -13,6 +13,7 @@ from bench.scripted_llm import rules_responder
 from tests.base import service_database_url
 from tests.fake_llm import FakeLLM
 from tests.integration.stack import ROOT, Http, Proc, clean_env, manage, start_redis, start_web, start_worker
+from tests.migrated import migrate
 
 VISIBILITY_TIMEOUT = 4  # seconds before Redis hands an unacknowledged task to another worker
 
@@ -46,7 +47,7 @@ def stack(tmp_path_factory):
         var = tmp / "db-host"
         var.mkdir()
         db_env = clean_env(DATABASE_URL=service_database_url(var), MEMORY_VAR_DIR=str(var), **broker)
-        manage(["migrate", "--noinput", "-v", "0"], db_env)
+        migrate(db_env)
         key = re.search(r"^api_key=(\S+)$", manage(["create_tenant", "integration"], db_env), re.MULTILINE).group(1)
 
         # The database host: the db-queue worker (it has no LLM key: it never calls the model).

@@ -17,6 +17,7 @@ import pytest
 
 from tests.db_files import file_bytes
 from tests.integration.stack import ROOT, Http, clean_env, manage, start_web, start_worker, wait_for
+from tests.migrated import migrate
 
 # About the embedded broker and the worker processes, the same whatever the database engine.
 pytestmark = [pytest.mark.integration, pytest.mark.sqlite_only]
@@ -37,7 +38,7 @@ def test_an_erased_users_queued_messages_leave_the_broker_file_and_others_comple
     var = tmp_path / "var"
     var.mkdir()
     env = clean_env(DATABASE_URL=f"sqlite:///{tmp_path / 'memory.sqlite3'}", MEMORY_VAR_DIR=str(var))
-    manage(["migrate", "--noinput", "-v", "0"], env)
+    migrate(env)
     out = manage(["create_tenant", "acme", "--scopes", "read,write,admin"], env)
     api_key = re.search(r"^api_key=(\S+)$", out, re.MULTILINE).group(1)
     victim, bystander = f"zqvictim{uuid.uuid4().hex[:10]}7", f"zqbystander{uuid.uuid4().hex[:10]}7"

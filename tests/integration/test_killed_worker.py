@@ -26,6 +26,7 @@ import pytest
 from tests.fake_llm import FakeLLM, Reply
 from tests.integration.conversation import TURNS_PER_USER, scripted_turns
 from tests.integration.stack import ROOT, Http, clean_env, manage, start_redis, start_web, start_worker
+from tests.migrated import migrate
 
 # About the embedded broker and the worker processes, the same whatever the database engine.
 pytestmark = [pytest.mark.integration, pytest.mark.sqlite_only]
@@ -84,7 +85,7 @@ def stack(tmp_path):
             MEMORY_TURN_SWEEP_SECONDS="5",
             MEMORY_TURN_STUCK_SECONDS=str(STUCK_SECONDS),
         )
-        manage(["migrate", "--noinput", "-v", "0"], env)
+        migrate(env)
         key = re.search(r"^api_key=(\S+)$", manage(["create_tenant", "killed"], env), re.MULTILINE).group(1)
         web, base = start_web(env, tmp_path)
         procs.append(web)

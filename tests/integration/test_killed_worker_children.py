@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.stack import ROOT, clean_env, manage, start_worker, wait_for
+from tests.integration.stack import ROOT, clean_env, start_worker, wait_for
+from tests.migrated import migrate
 
 # About the embedded broker and the worker processes, the same whatever the database engine.
 pytestmark = [pytest.mark.integration, pytest.mark.sqlite_only]
@@ -36,7 +37,7 @@ def test_a_killed_worker_leaves_no_pool_or_beat_process_running(tmp_path):
     var = tmp_path / "var"
     var.mkdir()
     env = clean_env(DATABASE_URL=f"sqlite:///{tmp_path / 'memory.sqlite3'}", MEMORY_VAR_DIR=str(var))
-    manage(["migrate", "--noinput", "-v", "0"], env)
+    migrate(env)
     beat = ("-B", "--schedule", str(var / "celerybeat-schedule"))
     worker = start_worker("orphans", "db,llm,embed", cwd=ROOT, env=env, log_dir=tmp_path, concurrency=2, extra=beat)
     try:

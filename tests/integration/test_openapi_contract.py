@@ -17,6 +17,7 @@ import pytest
 
 from tests.base import service_database_url
 from tests.integration.stack import BIN, ROOT, Http, Proc, clean_env, manage, start_web
+from tests.migrated import migrate
 
 EXAMPLES_PER_ROUTE = 12
 SEED = 15
@@ -84,7 +85,7 @@ def live_api(tmp_path_factory):
         # allows taken without a lookup: the address guard is tested in tests/webhooks.
         MEMORY_WEBHOOK_ALLOW_PRIVATE_NETWORKS="1",
     )
-    manage(["migrate", "--noinput", "-v", "0"], env)
+    migrate(env)
     key = re.search(r"^api_key=(\S+)$", manage(["create_tenant", "contract"], env), re.MULTILINE).group(1)
     procs: list[Proc] = []
     try:

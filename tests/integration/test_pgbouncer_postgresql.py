@@ -29,6 +29,7 @@ import pytest
 from core.db.postgresql_urls import connect_kwargs, database_config, url_of
 from tests.base import service_database_url
 from tests.integration.stack import Http, clean_env, free_port, manage, start_web, wait_for
+from tests.migrated import migrate
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -47,7 +48,7 @@ def through_pgbouncer(tmp_path_factory):
     direct_url = service_database_url(tmp)
     direct = database_config(direct_url)
     env = clean_env(DATABASE_URL=direct_url, MEMORY_VAR_DIR=str(tmp), CELERY_TASK_ALWAYS_EAGER="1")
-    manage(["migrate", "--noinput", "-v", "0"], env)
+    migrate(env)
     key = re.search(r"^api_key=(\S+)$", manage(["create_tenant", "pooled"], env), re.MULTILINE).group(1)
     bouncer, port = _start_pgbouncer(direct)
     try:

@@ -16,6 +16,7 @@ import pytest
 
 from tests.base import service_database_url
 from tests.integration.stack import ROOT, Http, clean_env, manage, start_web
+from tests.migrated import migrate
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -27,7 +28,7 @@ PER_HOST = 4
 def two_hosts(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("two-hosts")
     env = clean_env(DATABASE_URL=service_database_url(tmp), MEMORY_VAR_DIR=str(tmp), CELERY_TASK_ALWAYS_EAGER="1")
-    manage(["migrate", "--noinput", "-v", "0"], env)
+    migrate(env)
     out = manage(["create_tenant", "two-hosts"], env)
     key = re.search(r"^api_key=(\S+)$", out, re.MULTILINE).group(1)
     (tmp / "a").mkdir()

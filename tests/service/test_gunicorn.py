@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.integration.stack import BIN, ROOT, Http, Proc, clean_env, free_port, manage, wait_for
+from tests.migrated import migrate
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -27,7 +28,7 @@ def _start(tmp: Path, **settings: str) -> tuple[Proc, Http, dict]:
         WEB_THREADS="2",
         **settings,
     )
-    manage(["migrate", "--noinput", "-v", "0"], env)
+    migrate(env)
     manage(["collectstatic", "--noinput", "-v", "0"], env)
     key = re.search(r"^api_key=(\S+)$", manage(["create_tenant", "gunicorn"], env), re.MULTILINE).group(1)
     proc = Proc(

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.stack import ROOT, Proc, clean_env, free_port, manage, wait_for
+from tests.integration.stack import ROOT, Proc, clean_env, free_port, wait_for
+from tests.migrated import migrate
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -53,7 +54,7 @@ def test_a_dead_worker_is_restarted_the_web_server_keeps_serving_and_ctrl_c_stop
         PORT=str(port),
         WORKER_RESTART_SECONDS="0.5",
     )
-    manage(["migrate", "--noinput", "-v", "0"], env)
+    migrate(env)
     run = Proc("run", ["bash", "scripts/run.sh", "run"], cwd=ROOT, env=env, log_dir=tmp_path)
     base = f"http://127.0.0.1:{port}"
     try:
