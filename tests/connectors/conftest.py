@@ -34,17 +34,25 @@ class Live:
     web: Proc
 
 
-def _issue(tenant_id: str, scopes: str, env: dict) -> str:
-    out = manage(["issue_key", tenant_id, "--key-name", scopes.replace(",", "-"), "--scopes", scopes], env)
-    return re.search(r"^api_key=(\S+)$", out, re.MULTILINE).group(1)
+# Both tenants and their keys in one Django process (a process start is seconds of a loaded CI
+# machine); create_tenant and issue_key themselves are tested in tests/facts/test_commands.py.
+_KEYS = """
+import json
+from facts.models import ApiKey, Tenant
+keys = {}
+for name in ("alice", "bob"):
+    tenant = Tenant.objects.create(name=name)
+    keys[name] = ApiKey.objects.issue(tenant=tenant, name="default", scopes=["read", "write", "admin"])[1]
+    if name == "alice":
+        keys["alice_read"] = ApiKey.objects.issue(tenant=tenant, name="read", scopes=["read"])[1]
+        keys["alice_write"] = ApiKey.objects.issue(tenant=tenant, name="read-write", scopes=["read", "write"])[1]
+print("keys=" + json.dumps(keys))
+"""
 
 
-def _tenant(name: str, env: dict) -> tuple[str, str]:
-    out = manage(["create_tenant", name], env)
-    return (
-        re.search(r"^tenant_id=(\S+)$", out, re.MULTILINE).group(1),
-        re.search(r"^api_key=(\S+)$", out, re.MULTILINE).group(1),
-    )
+def _tenants_and_keys(env: dict) -> dict[str, str]:
+    out = manage(["shell", "-c", _KEYS], env)
+    return json.loads(re.search(r"^keys=(.+)$", out, re.MULTILINE).group(1))
 
 
 def _warm_up(base: str, key: str) -> None:
@@ -67,12 +75,10 @@ def live(tmp_path_factory):
     var.mkdir()
     env = clean_env(DATABASE_URL=service_database_url(var), MEMORY_VAR_DIR=str(var), CELERY_TASK_ALWAYS_EAGER="1")
     migrate(env)
-    alice_id, alice = _tenant("alice", env)
-    _, bob = _tenant("bob", env)
-    keys = {"alice_read": _issue(alice_id, "read", env), "alice_write": _issue(alice_id, "read,write", env)}
+    keys = _tenants_and_keys(env)
     web, base = start_web(env, tmp)
     try:
-        _warm_up(base, alice)
-        yield Live(base=base, env=env, tmp=tmp, alice=alice, bob=bob, web=web, **keys)
+        _warm_up(base, keys["alice"])
+        yield Live(base=base, env=env, tmp=tmp, web=web, **keys)
     finally:
         web.stop()
