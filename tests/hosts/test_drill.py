@@ -97,9 +97,9 @@ def test_a_drill_interrupted_while_it_builds_removes_every_namespace_process_and
     run_id = str(drill.pid)  # nice execs the interpreter: the drill's pid names what it makes
     try:
         deadline = time.monotonic() + 120
-        while "replica up" not in log.read_text() and time.monotonic() < deadline and drill.poll() is None:
+        while "primary up" not in log.read_text() and time.monotonic() < deadline and drill.poll() is None:
             time.sleep(0.2)
-        assert "replica up" in log.read_text(), log.read_text()[-3000:]
+        assert "primary up" in log.read_text(), log.read_text()[-3000:]
         assert len(_namespaces(f"mhd{run_id}-")) > 5
         folders = re.findall(r"temp folder (\S+)", log.read_text())
         assert len(folders) == 1 and _processes_mentioning(folders[0])  # PostgreSQL runs in there
