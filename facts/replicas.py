@@ -118,10 +118,17 @@ def _record() -> None:
 
 
 def written_position() -> Any:
-    """The primary's WAL write position after the commit, in bytes (an SQL expression)."""
+    """The primary's WAL insert position after the commit, in bytes (an SQL expression).
+
+    The insert position, not `pg_current_wal_lsn()`: that one is how far WAL has been written out
+    to the kernel, which is past the commit record only when the commit waited for its flush. A
+    primary with `synchronous_commit = off` answers the commit first, so the write position
+    could still lie before the commit record, and a replica that had not replayed the write was
+    taken for caught up (2 misses in 60 probes, tests/recall/test_replica_reads_postgresql.py,
+    whose server runs that way)."""
     from django.db.models.expressions import RawSQL
 
-    return RawSQL("(pg_current_wal_lsn() - '0/0'::pg_lsn)::bigint", [])
+    return RawSQL("(pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::bigint", [])
 
 
 # --- reads: choosing where -----------------------------------------------------------------------

@@ -46,7 +46,9 @@ def main(argv: list[str]) -> int:
 def no_durability(server) -> None:
     """A test server need not survive a power cut: no fsync, no full-page images, commits not
     waited for. Each flush between transactional tests truncates every table's partitions,
-    and with fsync each took 2-3 s of a loaded CI machine (docs/testing.md, "Both engines")."""
+    and with fsync each took 2-3 s of a loaded CI machine (docs/testing.md, "Both engines").
+    `synchronous_commit = off` is also how operators tune a busy primary: reading one's own
+    writes from a replica must hold there too (facts/replicas.py `written_position`)."""
     for setting in ("fsync = off", "synchronous_commit = off", "full_page_writes = off"):
         server.psql(f"ALTER SYSTEM SET {setting};")
     server.psql("SELECT pg_reload_conf();")

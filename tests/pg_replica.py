@@ -101,7 +101,8 @@ def wait_until_replayed(primary: dict[str, Any], replica: dict[str, Any], timeou
     per look: replaying a long backlog can end a standby's sessions (a recovery conflict), as a
     1,000-probe run's did once."""
     with psycopg.connect(**connect_kwargs(primary), autocommit=True) as conn:
-        target = conn.execute("SELECT pg_current_wal_lsn()").fetchone()[0]
+        # The insert position: with synchronous_commit off the write position may lag it.
+        target = conn.execute("SELECT pg_current_wal_insert_lsn()").fetchone()[0]
     deadline = time.monotonic() + timeout
     while True:
         try:
