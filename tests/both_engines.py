@@ -32,7 +32,7 @@ SQLITE_WORKERS = "2"
 PG_WORKERS = "1"
 SERVER_TESTS = "test_*_postgresql.py"
 # A file at a time; and the slowest tests named at the end, to see where a long run went.
-XDIST = ["--dist", "loadfile", "--durations=25"]
+XDIST = ["--dist", "loadfile", "--no-loadscope-reorder", "--durations=25"]
 
 
 def _server_tests(pg_paths: list[str]) -> list[str]:

@@ -44,9 +44,54 @@ def pytest_sessionfinish(session, exitstatus):
     return result
 
 
+# The longest files of a CI run (the sums of its --durations per file, tests/both_engines.py,
+# 2026-11-29), longest first: they start first, then the other slow files (marked `integration`
+# or `slow`), then the rest.
+LONGEST = (
+    "tests/bench/test_bench_api.py",
+    "tests/integration/test_openapi_contract.py",
+    "tests/facts/test_consent_model.py",
+    "tests/recall/test_move_store.py",
+    "tests/connectors/test_forget_every_door.py",
+    "tests/facts/test_embedded_worker.py",
+    "tests/connectors/test_mem0_client.py",
+    "tests/service/test_gunicorn.py",
+    "tests/integration/test_extraction_workers.py",
+    "tests/bench/test_bench_backup.py",
+    "tests/integration/test_killed_worker.py",
+    "tests/facts/test_consent_detector.py",
+    "tests/service/test_production_settings.py",
+    "tests/profiles/test_context_block.py",
+    "tests/integration/test_two_web_hosts.py",
+    "tests/bench/test_recall_commands.py",
+    "tests/facts/test_concurrency.py",
+    "tests/dashboard/test_views_login.py",
+)
+
+
+def _slow_files_first(items) -> None:
+    """The files that start servers and workers first, the quick ones after. pytest-xdist hands
+    out a file at a time (`--dist loadfile --no-loadscope-reorder`, tests/both_engines.py); by
+    default it starts with the files of the most tests, which are quick (the consent sets'
+    phrasings), and left the minute-long ones, a test or two each, for the end: one worker
+    finishing them while the other had nothing left."""
+    files = [item.nodeid.split("::")[0] for item in items]
+    slow = {file for file, item in zip(files, items, strict=True) if item.get_closest_marker("integration")}
+    slow |= {file for file, item in zip(files, items, strict=True) if item.get_closest_marker("slow")}
+    rank = {file: index for index, file in enumerate(LONGEST)}
+    first_seen = {file: index for index, file in reversed(list(enumerate(files)))}
+    order = {
+        id(item): (rank.get(file, len(rank)), file not in slow, first_seen[file])
+        for file, item in zip(files, items, strict=True)
+    }
+    items.sort(key=lambda item: order[id(item)])
+
+
+@pytest.hookimpl(trylast=True)  # after pytest-django's own ordering (by kind of database use)
 def pytest_collection_modifyitems(config, items):
     from django.conf import settings
 
+    _slow_files_first(items)
     if settings.DATABASE_ENGINE == "sqlite":
         return
     skip = pytest.mark.skip(reason="about SQLite itself; this run is on PostgreSQL")
