@@ -50,9 +50,13 @@ can match the same text two ways (a turn holds up to 20,000 characters).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import accumulate
 
 from facts import consent_languages as languages
+from facts.consent_prefilter import may_match, warm_needs
 from facts.consent_rules import FORGET_RE, SOFT_FORGET_PATTERNS, WITHHOLD_RE
 from facts.consent_signs import AHEAD, BACKWARD, CORRECTION, PRIVATE, UNDO_PRONOUN
 from facts.consent_wishes import WISH_RE
@@ -164,6 +168,31 @@ _BENIGN = re.compile(
     r"|\b(?:it|this|that) (?:isn't|is not) (?:a |any )?(?:secret|private|sensitive|confidential)\b"
     r"|\bnothing to hide\b"
 )
+# What _requests_only changes, in order, each with the pattern whose words it needs: chat
+# spellings spelt out, then (after a convenience is dropped) words that are not the person's own
+# request left out.
+_SPELT_OUT: list[tuple[re.Pattern[str], Callable[[str], str]]] = [
+    (_MSG, lambda sentence: _MSG.sub(r"message\1", sentence)),
+    (_CONVO, lambda sentence: _CONVO.sub(r"conversation\1", sentence)),
+    (_DROPPED_G, lambda sentence: _DROPPED_G.sub(r"\1g", sentence)),
+    (_CHAT_SHORT_RE, lambda sentence: _CHAT_SHORT_RE.sub(lambda found: _CHAT_SHORT[found.group()], sentence)),
+    (_RUN_ON, lambda sentence: _RUN_ON.sub(r"\1, ", sentence)),
+    (_NT, lambda sentence: _NT.sub(lambda found: {"ca": "can", "wo": "wo"}.get(found[1], found[1]) + "n't", sentence)),
+]
+_LEFT_OUT: list[tuple[re.Pattern[str], Callable[[str], str]]] = [
+    (_AS_ASIDE, lambda sentence: _AS_ASIDE.sub(r"\1 ", sentence)),
+    (_REPORTED, lambda sentence: _REPORTED.sub(" ", sentence)),
+    (_MENTION, lambda sentence: _MENTION.sub(" ", sentence)),
+]
+_ELSEWHERE: list[tuple[re.Pattern[str], Callable[[str], str]]] = [
+    (
+        _PRESS,
+        lambda sentence: (
+            sentence.replace("off the record", "off-record-elsewhere") if _PRESS.search(sentence) else sentence
+        ),
+    ),
+    (_WITH_SOMEONE, lambda sentence: _WITH_SOMEONE.sub("off-record-elsewhere ", sentence)),
+]
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 
 
@@ -199,31 +228,37 @@ def _requests_only(sentences: list[str]) -> list[str]:
     """The sentences as the rules read them: "msg", "convo" and "rememberin" spelt out, a third
     party's reported words, words mentioned after "if I say" and "off the record" with the press
     or someone else left out, questions about a memory dropped."""
-    kept = []
-    for sentence in sentences:
-        sentence = _CONVO.sub(r"conversation\1", _MSG.sub(r"message\1", sentence))
-        sentence = _DROPPED_G.sub(r"\1g", sentence)
-        sentence = _CHAT_SHORT_RE.sub(lambda found: _CHAT_SHORT[found.group()], sentence)
-        sentence = _RUN_ON.sub(r"\1, ", sentence)
-        sentence = _NT.sub(lambda found: {"ca": "can", "wo": "wo"}.get(found[1], found[1]) + "n't", sentence)
-        if _CONVENIENCE.search(sentence):
-            continue
-        sentence = _AS_ASIDE.sub(r"\1 ", sentence)
-        sentence = " ".join(_MENTION.sub(" ", _REPORTED.sub(" ", sentence)).split())
-        if _PRESS.search(sentence):
-            sentence = sentence.replace("off the record", "off-record-elsewhere")
-        sentence = _WITH_SOMEONE.sub("off-record-elsewhere ", sentence)
-        if sentence and not _MEMORY_QUESTION.match(sentence):
-            kept.append(sentence)
-    return kept
+    # Each change is made on every sentence before the next (a sentence's changes do not depend on
+    # another's): a run of sentences without a word a change needs is passed over whole. Made
+    # sentence by sentence, 10,000 one-word sentences took 0.2 s.
+    for pattern, change in _SPELT_OUT:
+        sentences = _changed(sentences, pattern, change)
+    convenience = {at for at, _sentence, _found in _matches(_CONVENIENCE, sentences, _runs(sentences))}
+    sentences = [sentence for at, sentence in enumerate(sentences) if at not in convenience]
+    for pattern, change in _LEFT_OUT:
+        sentences = _changed(sentences, pattern, change)
+    sentences = [" ".join(sentence.split()) for sentence in sentences]
+    for pattern, change in _ELSEWHERE:
+        sentences = _changed(sentences, pattern, change)
+    questions = {at for at, _sentence, _found in _matches(_MEMORY_QUESTION, sentences, _runs(sentences))}
+    return [sentence for at, sentence in enumerate(sentences) if sentence and at not in questions]
+
+
+def _changed(sentences: list[str], pattern: re.Pattern[str], change: Callable[[str], str]) -> list[str]:
+    """`change` made on each sentence, but not on a run of sentences that lacks a word `pattern`
+    (what `change` looks for) needs: there it would change nothing (facts/consent_prefilter.py)."""
+    changed = list(sentences)
+    for text, places in _runs(sentences):
+        if may_match(pattern, text):
+            for at in places:
+                changed[at] = change(sentences[at])
+    return changed
 
 
 def _withheld(sentences: list[str], backward: bool) -> ConsentRequest | None:
+    runs = _runs(sentences)
     for index, pattern in enumerate(_WITHHOLD_RE):
-        for sentence in sentences:
-            found = pattern.search(sentence)
-            if found is None:
-                continue
+        for _at, sentence, _found in _matches(pattern, sentences, runs):
             # Its whole sentence: "this next part, don't save it" is about this message.
             if backward and not AHEAD.search(sentence):
                 # "Disregard my previous message and don't store it": the request is about it.
@@ -232,25 +267,56 @@ def _withheld(sentences: list[str], backward: bool) -> ConsentRequest | None:
     return None
 
 
+# Sentences are read in runs of about this many characters: a run that lacks a word a rule needs
+# is not searched by it. (Checked sentence by sentence, hundreds of short sentences cost more to
+# check than to search; checked as one text, a long ordinary message holds every word somewhere.)
+_RUN_CHARS = 1000
+Runs = list[tuple[str, range]]  # the joined sentences of a run, and their places
+
+
+def _runs(sentences: list[str]) -> Runs:
+    ends = list(accumulate(map(len, sentences)))  # the characters up to each sentence's end
+    runs, first = [], 0
+    while first < len(sentences):
+        # The first sentence whose end brings the run to _RUN_CHARS, or the last one.
+        reach = (ends[first - 1] if first else 0) + _RUN_CHARS
+        last = min(bisect_left(ends, reach, lo=first), len(sentences) - 1)
+        runs.append(("\n".join(sentences[first : last + 1]), range(first, last + 1)))
+        first = last + 1
+    return runs
+
+
+def _matches(pattern: re.Pattern[str], sentences: list[str], runs: Runs) -> Iterator[tuple[int, str, re.Match[str]]]:
+    """Each sentence `pattern` matches, in order: its place, itself and the match. A run of
+    sentences that lacks a word the pattern needs is not searched (facts/consent_prefilter.py):
+    each of ~250 rules searched every sentence, 0.5 s of CPU on a 20,000-character turn, nearly
+    all of it rules whose words were not there."""
+    for text, places in runs:
+        if not may_match(pattern, text):
+            continue
+        for at in places:
+            if (found := pattern.search(sentences[at])) is not None:
+                yield at, sentences[at], found
+
+
 def _corrected_after(sentences: list[str]) -> list[bool]:
     """For each sentence, whether a later one corrects (each sentence read once: linear)."""
+    corrects = {at for at, _sentence, _found in _matches(CORRECTION, sentences, _runs(sentences))}
     later, after = False, []
-    for sentence in reversed(sentences):
+    for at in reversed(range(len(sentences))):
         after.append(later)
-        later = later or CORRECTION.search(sentence) is not None
+        later = later or at in corrects
     return after[::-1]
 
 
 def _asked(patterns: list[re.Pattern[str]], sentences: list[str], soft: int) -> int | None:
     """The first pattern that asks (a soft one only when no correction follows it), or None."""
-    if any(PRIVATE.search(sentence) for sentence in sentences):
+    runs = _runs(sentences)
+    if any(_matches(PRIVATE, sentences, runs)):
         soft = 0  # "it was private": a request whatever follows
     corrected_after = _corrected_after(sentences) if soft else []
     for index, pattern in enumerate(patterns):
-        for at, sentence in enumerate(sentences):
-            found = pattern.search(sentence)
-            if found is None:
-                continue
+        for at, sentence, found in _matches(pattern, sentences, runs):
             if index < soft and (corrected_after[at] or CORRECTION.search(sentence, found.end())):
                 continue
             return index
@@ -278,7 +344,7 @@ def detect(user_input: str) -> ConsentRequest | None:
     index = _asked(languages.FORGET_PREVIOUS_RE, sentences, soft=len(languages.SOFT_FORGET_FORMS))
     if index is not None:
         return ConsentRequest(FORGET_PREVIOUS, len(FORGET_RE) + len(_WITHHOLD_RE) + 1 + index)
-    backward = any(BACKWARD.search(sentence) for sentence in sentences)
+    backward = any(_matches(BACKWARD, sentences, _runs(sentences)))
     withheld = _withheld(sentences, backward)
     if withheld is not None:
         return withheld
@@ -293,7 +359,14 @@ def _in_another_language(sentences: list[str]) -> ConsentRequest | None:
     (facts/consent_languages.py), numbered after the English rules."""
     # (Their "forget the previous message" forms were read before the English withholding ones.)
     first = len(FORGET_RE) + len(_WITHHOLD_RE) + 1 + len(languages.FORGET_PREVIOUS_RE)
+    runs = _runs(sentences)
     for index, pattern in enumerate(languages.WITHHOLD_RE):
-        if any(pattern.search(sentence) for sentence in sentences):
+        if any(_matches(pattern, sentences, runs)):
             return ConsentRequest(WITHHOLD, first + index)
     return None
+
+
+# Each rule's needs are read when the process starts (about half a second), not on a person's turn.
+warm_needs([pattern for pattern, _change in _SPELT_OUT + _LEFT_OUT + _ELSEWHERE])
+warm_needs([_CONVENIENCE, _MEMORY_QUESTION, *FORGET_RE, *languages.FORGET_PREVIOUS_RE, *_WITHHOLD_RE])
+warm_needs([*languages.WITHHOLD_RE, BACKWARD, CORRECTION, PRIVATE, UNDO_PRONOUN])

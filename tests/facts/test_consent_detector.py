@@ -17,8 +17,9 @@ import time
 
 import pytest
 
-from facts import consent_words
+from facts import consent, consent_languages, consent_words
 from facts.consent import FORGET_PREVIOUS, WITHHOLD, detect
+from facts.consent_prefilter import needs
 from tests.facts.consent_fifth_phrases import FIFTH_NEGATIVE, FIFTH_POSITIVE
 from tests.facts.consent_fourth_phrases import FOURTH_NEGATIVE, FOURTH_POSITIVE
 from tests.facts.consent_fresh_phrases import FRESH_NEGATIVE, FRESH_POSITIVE
@@ -175,13 +176,21 @@ def test_it_reads_the_other_ways_of_saying_not_and_a_memory_as_the_place():
 
 
 LENGTH = 20_000
-# The detector reads these in 0.4-0.55 s of CPU each as its rules stand (2026-11-28 evening; it was
-# 10-100 ms when it had far fewer); "also also also ..." took 7 s before 2026-11-28 ("also"
-# opened a clause and softened one, so every word began a scan to the end), and quotes never
-# closed 4.3 s at 19,999 characters and 12.7 s at 40,000 (facts/consent.py, _QUOTED). The limit
-# sits between. CPU time, not wall time: with five engineers' tests on 2 cores the wall clock ran
-# 5-10 times slower and says nothing about the detector.
-LIMIT_SECONDS = 1.5
+# The detector read these in 0.4-0.55 s of CPU each until 2026-11-29, every rule scanning the whole
+# text; now a rule scans only the runs of sentences that hold the words it needs
+# (facts/consent_prefilter.py), and each text takes 0.01-0.1 s of CPU (the most, ~0.2 s, for
+# "every-rule-word", which holds every word of every rule, so every rule scans it all: the old
+# cost). The quadratic forms found before took seconds: "also also also ..." 7 s ("also" opened a
+# clause and softened one, so every word began a scan to the end), quotes never closed 4.3 s at
+# 19,999 characters (facts/consent.py, _QUOTED). The limit is 10 times the slowest text's ~0.1 s
+# on an idle machine: CPU time, not wall time, so a busy CI machine (five engineers' tests on 2
+# cores ran the wall clock 5-10 times slower) costs little of it; one such quadratic form back
+# in one rule takes seconds and fails it.
+LIMIT_SECONDS = 1.0
+# Words many rules need, in an order no rule reads as a request. Before the texts whose repeats
+# the rules' openings could rescan, so that the rules are run on them at all (a text without
+# them is passed over, whatever its shape).
+RULE_WORDS = "remember save keep store record log forget delete erase memory message this that it don't not "
 
 
 def _repeat(unit: str) -> str:
@@ -192,7 +201,7 @@ def _adversarial() -> dict[str, str]:
     """Each word of the openings and softeners repeated (a word in both was the slow case),
     with the shapes the patterns repeat or skip over: quotes, pointers back, requests."""
     words = set(re.findall(r"[a-z]+", consent_words.OPENING))  # its softeners included
-    texts = {f"{w}-run": _repeat(f"{w} ") for w in words}
+    texts = {f"{w}-run": (RULE_WORDS + _repeat(f"{w} "))[:LENGTH] for w in words}
     for unit in (
         " 'a",
         "'",
@@ -237,7 +246,16 @@ def _adversarial() -> dict[str, str]:
     texts["quotes-never-closed"] = _repeat(" 'a")[: LENGTH - 1] + "a"
     texts["reported-no-end"] = ("my manager told me " + "a " * LENGTH)[:LENGTH]
     texts["memory-question-no-end"] = ("you don't remember " + "a " * LENGTH)[: LENGTH - 1] + "?"
+    # 10,000 sentences of a word: each step of the reading made once per sentence.
+    texts["one-word-sentences"] = _repeat("a\n")
+    texts["sentences-of-rule-words"] = _repeat(RULE_WORDS.replace(" ", ". "))
+    # Every word any rule needs, in one sentence: nothing is passed over, every rule scans it all.
+    texts["every-rule-word"] = _repeat(" ".join(sorted({w for p in _rules() for need in needs(p) for w in need})) + " ")
     return texts
+
+
+def _rules() -> list[re.Pattern[str]]:
+    return [*consent.FORGET_RE, *consent._WITHHOLD_RE, *consent_languages.FORGET_PREVIOUS_RE]
 
 
 def test_it_reads_20000_adversarial_characters_in_linear_time():
