@@ -23,8 +23,12 @@ MASK = "***"
 # Parameter names that carry a secret: api_key, apikey, access_token, client_secret,
 # password, auth, X-Amz-Signature, and Azure's `sig`.
 SECRET_NAME = re.compile(r"key|token|secret|passw|pwd|auth|credential|signature|^sig$", re.IGNORECASE)
-# A URL inside free text (an error message): a scheme, "://", then up to a blank or a quote.
-URL_IN_TEXT = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>]+")
+# A URL inside free text (an error message): a scheme, "://", then up to a blank or a quote. The
+# scheme is its run's first letter on: the match starts only where a run of scheme characters
+# starts, its digits and signs before the letter kept ("1http://..." masks "http://..."). Started
+# at every letter, a run of 20,000 letters with no "://" was read to its end from each (quadratic:
+# 5,000 letters took 0.05 s, 10,000 0.15 s, 20,000 0.7 s). Only the health route reads it.
+URL_IN_TEXT = re.compile(r"(?<![A-Za-z0-9+.-])[0-9+.-]*+(?P<url>[A-Za-z][A-Za-z0-9+.-]*+://[^\s'\"<>]+)")
 _PARAMETER_BREAK = re.compile(r"([&#])")
 
 
@@ -48,7 +52,9 @@ def mask_url(url: str) -> str:
 
 def mask_urls(text: str) -> str:
     """`text` with every URL in it masked as mask_url does."""
-    return URL_IN_TEXT.sub(lambda match: mask_url(match.group()), text)
+    return URL_IN_TEXT.sub(
+        lambda found: found.group()[: found.start("url") - found.start()] + mask_url(found["url"]), text
+    )
 
 
 def mask_text(text: str, urls: Iterable[str]) -> str:
