@@ -101,8 +101,9 @@ def _import_first_request_modules() -> None:
     """What the first request of every worker imported or built (a profile of it, docs/
     measurements.md §9): the session engine and message storage of the middleware, the
     disabled event dispatcher that Celery's task sends use (celery.events), the URL
-    patterns' regexes, compiled on first match, and the MCP SDK, which the /mcp view imports
-    on its first call (mcp_server/views.py)."""
+    patterns' regexes, compiled on first match, the MCP SDK, which the /mcp view imports
+    on its first call (mcp_server/views.py), and the consent rules' needed words
+    (facts/consent.py `warm`), read on first use otherwise."""
     from importlib import import_module
 
     from django.conf import settings
@@ -117,6 +118,7 @@ def _import_first_request_modules() -> None:
     getattr(celery_app.amqp, "_event_dispatcher", None)
     _compile_patterns(get_resolver())
     import_module("mcp_server.server")
+    import_module("facts.consent").warm()
 
 
 def _compile_patterns(resolver) -> None:

@@ -366,7 +366,11 @@ def _in_another_language(sentences: list[str]) -> ConsentRequest | None:
     return None
 
 
-# Each rule's needs are read when the process starts (about half a second), not on a person's turn.
-warm_needs([pattern for pattern, _change in _SPELT_OUT + _LEFT_OUT + _ELSEWHERE])
-warm_needs([_CONVENIENCE, _MEMORY_QUESTION, *FORGET_RE, *languages.FORGET_PREVIOUS_RE, *_WITHHOLD_RE])
-warm_needs([*languages.WITHHOLD_RE, BACKWARD, CORRECTION, PRIVATE, UNDO_PRONOUN])
+def warm() -> None:
+    """Read every rule's needs now (about a second of CPU), so no person's turn waits for them.
+    gunicorn's master calls it before forking (gunicorn.conf.py); any other process reads a rule's
+    needs the first time it runs the rule: an import costs every process, a Celery worker and
+    each `manage.py` command included, which never read a turn's words."""
+    warm_needs([pattern for pattern, _change in _SPELT_OUT + _LEFT_OUT + _ELSEWHERE])
+    warm_needs([_CONVENIENCE, _MEMORY_QUESTION, *FORGET_RE, *languages.FORGET_PREVIOUS_RE, *_WITHHOLD_RE])
+    warm_needs([*languages.WITHHOLD_RE, BACKWARD, CORRECTION, PRIVATE, UNDO_PRONOUN])
