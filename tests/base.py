@@ -84,11 +84,16 @@ def _server() -> dict:
     return database_config(os.environ["DATABASE_URL"])
 
 
-def postgres_checkpoint() -> None:
-    """Write every dirty page to the data files (they stay in shared buffers until a checkpoint)."""
+def server_connection(database: str | None = None) -> Any:
+    """An autocommit connection to the run's PostgreSQL server (its test database, or `database`)."""
     import psycopg
 
-    with psycopg.connect(**connect_kwargs(_server()), autocommit=True) as conn:
+    return psycopg.connect(**connect_kwargs(_server(), database), autocommit=True)
+
+
+def postgres_checkpoint() -> None:
+    """Write every dirty page to the data files (they stay in shared buffers until a checkpoint)."""
+    with server_connection() as conn:
         conn.execute("CHECKPOINT")
 
 
@@ -99,13 +104,11 @@ def service_database_url(folder) -> str:
     import os
     import re
 
-    import psycopg
-
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         return f"sqlite:///{folder}/memory.sqlite3"
     server = _server()
     name = "svc_" + re.sub(r"[^a-z0-9]+", "_", str(folder).lower())[-50:].strip("_")
-    with psycopg.connect(**connect_kwargs(server), autocommit=True) as conn:
+    with server_connection() as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
         conn.execute(f'CREATE DATABASE "{name}"')
     return url_of(server, name)

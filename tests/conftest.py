@@ -76,8 +76,11 @@ def _slow_files_first(items) -> None:
     phrasings), and left the minute-long ones, a test or two each, for the end: one worker
     finishing them while the other had nothing left."""
     files = [item.nodeid.split("::")[0] for item in items]
-    slow = {file for file, item in zip(files, items, strict=True) if item.get_closest_marker("integration")}
-    slow |= {file for file, item in zip(files, items, strict=True) if item.get_closest_marker("slow")}
+    slow = {
+        file
+        for file, item in zip(files, items, strict=True)
+        if item.get_closest_marker("integration") or item.get_closest_marker("slow")
+    }
     rank = {file: index for index, file in enumerate(LONGEST)}
     first_seen = {file: index for index, file in reversed(list(enumerate(files)))}
     order = {

@@ -55,11 +55,9 @@ def postgres_data_files(database: str | None = None) -> dict[str, bytes]:
 
 
 def _database_oid(name: str) -> str:
-    import psycopg
+    from tests.base import server_connection
 
-    from tests.base import _server, connect_kwargs
-
-    with psycopg.connect(**connect_kwargs(_server()), autocommit=True) as conn:
+    with server_connection() as conn:
         row = conn.execute("SELECT oid FROM pg_database WHERE datname = %s", [name]).fetchone()
     assert row is not None, f"no database {name!r} on the run's server"
     return str(row[0])

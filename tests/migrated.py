@@ -46,8 +46,10 @@ def migrate(env: dict) -> None:
     if _has_tables(name):
         manage(["migrate", "--noinput", "-v", "0"], env)
         return
+    from tests.base import server_connection
+
     template = _template(env, "postgresql")
-    with _server_connection() as conn:
+    with server_connection() as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
         conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
 
@@ -83,17 +85,7 @@ def _build(env: dict, engine: str, key: str) -> str:
 
 
 def _has_tables(name: str) -> bool:
-    import psycopg
+    from tests.base import server_connection
 
-    from tests.base import _server, connect_kwargs
-
-    with psycopg.connect(**connect_kwargs(_server(), name), autocommit=True) as conn:
+    with server_connection(name) as conn:
         return conn.execute("SELECT to_regclass('django_migrations') IS NOT NULL").fetchone()[0]
-
-
-def _server_connection():
-    import psycopg
-
-    from tests.base import _server, connect_kwargs
-
-    return psycopg.connect(**connect_kwargs(_server()), autocommit=True)
