@@ -98,12 +98,16 @@ def dump_to(target: Path) -> dict[str, int]:
         return table_counts()
 
 
-def others_connected() -> int:
+def others_connected() -> list[str]:
+    """Who else is connected to this database: "application (address, pid)" per connection, so
+    an operator told to stop them knows which hosts and programs to look at."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            "SELECT application_name, client_addr, pid FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid() ORDER BY pid"
         )
-        return int(cursor.fetchone()[0])
+        rows = cursor.fetchall()
+    return [f"{name or 'unnamed'} ({address or 'local socket'}, pid {pid})" for name, address, pid in rows]
 
 
 def check_dump(path: Path) -> None:
@@ -238,8 +242,9 @@ def restore(folder: Path, manifest: Manifest, bring_up_to_date: Callable[[], T],
 
 
 def _refuse_if_others_connected() -> None:
-    if n := others_connected():
+    if others := others_connected():
+        shown = ", ".join(others[:5]) + (f" and {len(others) - 5} more" if len(others) > 5 else "")
         raise Refused(
-            f"{n} other connection(s) use this database (the web servers, workers or a manage.py command): "
-            "stop them and run restore again."
+            f"{len(others)} other connection(s) use this database (the web servers, workers or a manage.py "
+            f"command): {shown}. Stop them and run restore again."
         )
