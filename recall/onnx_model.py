@@ -93,7 +93,8 @@ def _last_hidden_state_module(transformer: torch.nn.Module) -> torch.nn.Module:
     """The Hugging Face model as a module of three tensors in, one tensor out."""
     import torch
 
-    class LastHiddenState(torch.nn.Module):
+    # torch is Any to mypy (pyproject.toml: its modules are not analysed).
+    class LastHiddenState(torch.nn.Module):  # type: ignore[misc]
         def __init__(self) -> None:
             super().__init__()
             self.transformer = transformer

@@ -209,7 +209,7 @@ def start_web(env: dict, log_dir: Path) -> tuple[Proc, str]:
     port = free_port()
     proc = Proc(
         "web",
-        [str(BIN / "python"), "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
+        [str(BIN / "python"), "-m", "tests.integration.runserver", f"127.0.0.1:{port}", "--noreload"],
         cwd=ROOT,
         env=env,
         log_dir=log_dir,
