@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -309,7 +309,7 @@ def _corrected_after(sentences: list[str]) -> list[bool]:
     return after[::-1]
 
 
-def _asked(patterns: list[re.Pattern[str]], sentences: list[str], soft: int) -> int | None:
+def _asked(patterns: Sequence[re.Pattern[str]], sentences: list[str], soft: int) -> int | None:
     """The first pattern that asks (a soft one only when no correction follows it), or None."""
     runs = _runs(sentences)
     if any(_matches(PRIVATE, sentences, runs)):
@@ -367,10 +367,11 @@ def _in_another_language(sentences: list[str]) -> ConsentRequest | None:
 
 
 def warm() -> None:
-    """Read every rule's needs now (about a second of CPU), so no person's turn waits for them.
-    gunicorn's master calls it before forking (gunicorn.conf.py); any other process reads a rule's
-    needs the first time it runs the rule: an import costs every process, a Celery worker and
-    each `manage.py` command included, which never read a turn's words."""
+    """Compile every rule and read its needs now (about a second of CPU), so no person's turn
+    waits for them. gunicorn's master calls it before forking (gunicorn.conf.py); any other
+    process compiles the rules (core/lazy_re.py) and reads a rule's needs the first time it runs
+    them: at import they cost every process, a Celery worker and each `manage.py` command
+    included, which never read a turn's words."""
     warm_needs([pattern for pattern, _change in _SPELT_OUT + _LEFT_OUT + _ELSEWHERE])
     warm_needs([_CONVENIENCE, _MEMORY_QUESTION, *FORGET_RE, *languages.FORGET_PREVIOUS_RE, *_WITHHOLD_RE])
     warm_needs([*languages.WITHHOLD_RE, BACKWARD, CORRECTION, PRIVATE, UNDO_PRONOUN])

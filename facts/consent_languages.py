@@ -13,7 +13,7 @@ tests/facts/test_consent_languages.py holds each form with its look-alikes.
 
 from __future__ import annotations
 
-import re
+from core.lazy_re import Patterns
 
 # What a request points at: this message or its words, or nothing after it (end, colon, "please").
 _ES_THIS = r"(?:esto|eso|nada(?: de esto)?|este mensaje|en (?:tu |la |mi )?(?:memoria|perfil|notas))"
@@ -121,5 +121,5 @@ WITHHOLD_FORMS = [
     r"\bik wil niet dat je (?:dit|dat|het) (?:onthoudt|opslaat|bewaart)\b",
 ]
 
-FORGET_PREVIOUS_RE = [re.compile(form) for form in FORGET_PREVIOUS_FORMS]
-WITHHOLD_RE = [re.compile(form) for form in WITHHOLD_FORMS]
+FORGET_PREVIOUS_RE = Patterns(FORGET_PREVIOUS_FORMS)
+WITHHOLD_RE = Patterns(WITHHOLD_FORMS)

@@ -6,8 +6,7 @@ reads a message with them; docs/design.md §13).
 
 from __future__ import annotations
 
-import re
-
+from core.lazy_re import Patterns
 from facts.consent_words import (
     ANY_ING,
     ANY_VERB,
@@ -461,5 +460,5 @@ FORGET_PREVIOUS_PATTERNS = SOFT_FORGET_PATTERNS + [
     r"(?:mentioned|typed|gave you|told you|sent you|shared)\b",
 ]
 
-WITHHOLD_RE = [re.compile(p) for p in WITHHOLD_PATTERNS]
-FORGET_RE = [re.compile(p) for p in FORGET_PREVIOUS_PATTERNS]
+WITHHOLD_RE = Patterns(WITHHOLD_PATTERNS)
+FORGET_RE = Patterns(FORGET_PREVIOUS_PATTERNS)

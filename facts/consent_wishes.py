@@ -8,8 +8,7 @@ soft wishes ("not for keeps", "ephemeral"), consent withheld, carrying this into
 
 from __future__ import annotations
 
-import re
-
+from core.lazy_re import Patterns
 from facts.consent_rules import PREVIOUS, SAID
 from facts.consent_words import (
     ANY_VERB,
@@ -208,4 +207,4 @@ WISH_PATTERNS = [
     r"\b(?:don't|do not) persist(?: (?:this|it|that))?(?=\s*(?:[:.,!;\-\u2013\u2014]|$))",  # not "to disk"
 ]
 
-WISH_RE = [re.compile(p) for p in WISH_PATTERNS]
+WISH_RE = Patterns(WISH_PATTERNS)
