@@ -48,6 +48,7 @@ def pytest_sessionfinish(session, exitstatus):
 # 2026-11-29), longest first: they start first, then the other slow files (marked `integration`
 # or `slow`), then the rest.
 LONGEST = (
+    "tests/hosts/test_drill.py",
     "tests/bench/test_bench_api.py",
     "tests/integration/test_openapi_contract.py",
     "tests/facts/test_consent_model.py",
