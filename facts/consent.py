@@ -255,8 +255,7 @@ def _changed(sentences: list[str], pattern: re.Pattern[str], change: Callable[[s
     return changed
 
 
-def _withheld(sentences: list[str], backward: bool) -> ConsentRequest | None:
-    runs = _runs(sentences)
+def _withheld(sentences: list[str], runs: Runs, backward: bool) -> ConsentRequest | None:
     for index, pattern in enumerate(_WITHHOLD_RE):
         for _at, sentence, _found in _matches(pattern, sentences, runs):
             # Its whole sentence: "this next part, don't save it" is about this message.
@@ -299,9 +298,9 @@ def _matches(pattern: re.Pattern[str], sentences: list[str], runs: Runs) -> Iter
                 yield at, sentences[at], found
 
 
-def _corrected_after(sentences: list[str]) -> list[bool]:
+def _corrected_after(sentences: list[str], runs: Runs) -> list[bool]:
     """For each sentence, whether a later one corrects (each sentence read once: linear)."""
-    corrects = {at for at, _sentence, _found in _matches(CORRECTION, sentences, _runs(sentences))}
+    corrects = {at for at, _sentence, _found in _matches(CORRECTION, sentences, runs)}
     later, after = False, []
     for at in reversed(range(len(sentences))):
         after.append(later)
@@ -309,12 +308,11 @@ def _corrected_after(sentences: list[str]) -> list[bool]:
     return after[::-1]
 
 
-def _asked(patterns: Sequence[re.Pattern[str]], sentences: list[str], soft: int) -> int | None:
+def _asked(patterns: Sequence[re.Pattern[str]], sentences: list[str], runs: Runs, soft: int) -> int | None:
     """The first pattern that asks (a soft one only when no correction follows it), or None."""
-    runs = _runs(sentences)
     if any(_matches(PRIVATE, sentences, runs)):
         soft = 0  # "it was private": a request whatever follows
-    corrected_after = _corrected_after(sentences) if soft else []
+    corrected_after = _corrected_after(sentences, runs) if soft else []
     for index, pattern in enumerate(patterns):
         for at, sentence, found in _matches(pattern, sentences, runs):
             if index < soft and (corrected_after[at] or CORRECTION.search(sentence, found.end())):
@@ -336,30 +334,31 @@ def detect(user_input: str) -> ConsentRequest | None:
     if not user_input:
         return None
     sentences = _requests_only(_sentences(_normalise(user_input), _ASKING_RULES))
-    index = _asked(FORGET_RE, sentences, soft=len(SOFT_FORGET_PATTERNS))
+    # Every step below reads the same sentences: their runs are joined once.
+    runs = _runs(sentences)
+    index = _asked(FORGET_RE, sentences, runs, soft=len(SOFT_FORGET_PATTERNS))
     if index is not None:
         return ConsentRequest(FORGET_PREVIOUS, index)
     # "Olvida lo que te acabo de decir. I don't want it saved.": the other languages' pointer back
     # is read before an English withholding verb.
-    index = _asked(languages.FORGET_PREVIOUS_RE, sentences, soft=len(languages.SOFT_FORGET_FORMS))
+    index = _asked(languages.FORGET_PREVIOUS_RE, sentences, runs, soft=len(languages.SOFT_FORGET_FORMS))
     if index is not None:
         return ConsentRequest(FORGET_PREVIOUS, len(FORGET_RE) + len(_WITHHOLD_RE) + 1 + index)
-    backward = any(_matches(BACKWARD, sentences, _runs(sentences)))
-    withheld = _withheld(sentences, backward)
+    backward = any(_matches(BACKWARD, sentences, runs))
+    withheld = _withheld(sentences, runs, backward)
     if withheld is not None:
         return withheld
-    if backward and _asked([UNDO_PRONOUN], sentences, soft=1) is not None:
+    if backward and _asked([UNDO_PRONOUN], sentences, runs, soft=1) is not None:
         # "That address I gave you just now - please forget it."
         return ConsentRequest(FORGET_PREVIOUS, len(FORGET_RE) + len(_WITHHOLD_RE))
-    return _in_another_language(sentences)
+    return _in_another_language(sentences, runs)
 
 
-def _in_another_language(sentences: list[str]) -> ConsentRequest | None:
+def _in_another_language(sentences: list[str], runs: Runs) -> ConsentRequest | None:
     """The same requests in Spanish, German, French, Portuguese, Italian or Dutch
     (facts/consent_languages.py), numbered after the English rules."""
     # (Their "forget the previous message" forms were read before the English withholding ones.)
     first = len(FORGET_RE) + len(_WITHHOLD_RE) + 1 + len(languages.FORGET_PREVIOUS_RE)
-    runs = _runs(sentences)
     for index, pattern in enumerate(languages.WITHHOLD_RE):
         if any(_matches(pattern, sentences, runs)):
             return ConsentRequest(WITHHOLD, first + index)
