@@ -5,11 +5,9 @@ live database as it was, because it loads into a new database and swaps only at 
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import hmac
 import os
-import time
 import uuid
 
 import psycopg
@@ -23,7 +21,6 @@ from core.db.postgresql_urls import url_of
 from facts import privacy
 from facts.models import MemoryUser, Tenant
 from memory_service.backup import store
-from recall.engines.postgresql import backup
 from recall.engines.postgresql import checks as postgresql_checks
 from tests.db_files import postgres_data_files
 from tests.facts.dashboard_helpers import seed_everything
@@ -44,18 +41,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def _on_postgresql():
     if connection.vendor != "postgresql":
         pytest.skip("pg_dump and pg_restore; tests/facts/test_backup_restore.py covers SQLite")
-    _wait_until_alone()
-
-
-def _wait_until_alone(seconds: float = 10.0) -> None:
-    """A restore refuses while another connection uses the database. An earlier test of this
-    process may leave one: a thread's Django connection outlives the thread until the garbage
-    collector breaks its reference cycles. Collect, then wait for the server to see them go."""
-    gc.collect()
-    deadline = time.monotonic() + seconds
-    while (others := backup.others_connected()) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert others == [], f"another connection uses the test database before the test starts: {others}"
 
 
 def test_a_postgresql_restore_keeps_erasures_made_after_the_backup(alice, tmp_path):

@@ -12,30 +12,19 @@ import json
 import os
 import sqlite3
 import stat
-from io import StringIO
 from pathlib import Path
 
 import pytest
-from django.core.management import CommandError, call_command
-from django.db import connection
+from django.core.management import CommandError
 
 from core.backup import manifest as manifests
-from core.db import in_use, journal
+from core.db import journal
 from facts import privacy
 from facts.models import MemoryUser, Tenant
 from tests.db_files import file_bytes
-from tests.facts.test_backup_restore import STAFF, _backup, _seed
+from tests.facts.test_backup_restore import STAFF, _backup, _restore, _seed
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _restore(folder: Path, *flags: str) -> str:
-    # What stopping the service does: no connection of this process stays on the store.
-    connection.close()
-    in_use.release(connection.settings_dict["NAME"])
-    out = StringIO()
-    call_command("restore", str(folder), *flags, stdout=out, stderr=StringIO())
-    return out.getvalue()
 
 
 def _edit_manifest(folder: Path, *, sign: bool, drop: tuple[str, ...] = (), **changes) -> None:
