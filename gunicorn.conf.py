@@ -129,21 +129,22 @@ def _compile_patterns(resolver) -> None:
 
 
 def _load_embedding_model(server) -> None:
-    """Load the local model in the master, so no request pays for it (recall/embeddings.py)."""
+    """Load the local models in the master, so no request pays for one (recall/embeddings.py
+    `embedders_in_use`: recall's, and the consent classifier's when it reads with another)."""
     from django.conf import settings
 
-    from recall.embeddings import get_embedder
+    from recall.embeddings import embedders_in_use
 
-    embedder = get_embedder()
-    if embedder.provider != "local":
-        return  # a remote endpoint: nothing to load, and no call to spend at start-up
-    embedder.load_before_fork()
-    server.log.info(
-        "Embedding model %s loaded on %s; workers use %d threads",
-        embedder.model_name,
-        embedder.runtime,
-        settings.MEMORY_EMBEDDING_THREADS,
-    )
+    for embedder in embedders_in_use():
+        if embedder.provider != "local":
+            continue  # a remote endpoint: nothing to load, and no call to spend at start-up
+        embedder.load_before_fork()
+        server.log.info(
+            "Embedding model %s loaded on %s; workers use %d threads",
+            embedder.model_name,
+            embedder.runtime,
+            settings.MEMORY_EMBEDDING_THREADS,
+        )
 
 
 def pre_fork(server, worker) -> None:
@@ -163,14 +164,13 @@ def post_fork(server, worker) -> None:
     """Connect to the broker, give the worker its embedding threads and run one embedding,
     before it accepts requests."""
     from memory_service import celery_app
-    from recall.embeddings import get_embedder
+    from recall.embeddings import embedders_in_use
 
     _connect_producer(server, celery_app)
-    embedder = get_embedder()
-    if embedder.provider != "local":
-        return
-    embedder.warm_after_fork()
-    server.log.info("Worker %s: embedding model warm", worker.pid)
+    for embedder in embedders_in_use():
+        if embedder.provider == "local":
+            embedder.warm_after_fork()
+            server.log.info("Worker %s: embedding model %s warm", worker.pid, embedder.model_name)
 
 
 def _connect_producer(server, celery_app) -> None:

@@ -19,8 +19,9 @@ from django.conf import settings
 logger = logging.getLogger("recall.embeddings")  # the logger's name operators know
 
 LOCAL_MODEL_NAME = "all-MiniLM-L6-v2"
+INT8_MODEL_NAME = "all-MiniLM-L6-v2-int8"
 E5_MODEL_NAME = "multilingual-e5-small-q4"
-LOCAL_MODELS = (LOCAL_MODEL_NAME, E5_MODEL_NAME)
+LOCAL_MODELS = (LOCAL_MODEL_NAME, INT8_MODEL_NAME, E5_MODEL_NAME)
 LOCAL_DIM = 384
 
 
@@ -202,6 +203,24 @@ class LocalEmbedder(_InProcess):
 
             torch.set_num_threads(threads)
         self.embed(["Warm this worker's thread pool."])
+
+
+class Int8Embedder(LocalEmbedder):
+    """all-MiniLM-L6-v2 with int8 weights (recall/onnx_model.py `quantize`), on ONNX Runtime
+    whatever MEMORY_EMBEDDING_RUNTIME says: the copy is made from the float export. Its vectors
+    are close to the float model's but not equal, so it is a model of its own to the store
+    (docs/measurements.md §28)."""
+
+    model_name = INT8_MODEL_NAME
+
+    @property
+    def runtime(self) -> str:
+        return "onnx"
+
+    def _open(self, threads: int) -> Any:
+        from recall import onnx_model
+
+        return onnx_model.load(threads, int8=True)
 
 
 class E5Embedder(_InProcess):

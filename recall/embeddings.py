@@ -20,19 +20,23 @@ from django.conf import settings
 # The providers and their failure record live in recall/embedders.py; these names are this
 # module's too, as callers have always imported them from here.
 from recall.embedders import E5_MODEL_NAME as E5_MODEL_NAME
+from recall.embedders import INT8_MODEL_NAME as INT8_MODEL_NAME
 from recall.embedders import LOCAL_DIM as LOCAL_DIM
 from recall.embedders import LOCAL_MODEL_NAME as LOCAL_MODEL_NAME
 from recall.embedders import LOCAL_MODELS as LOCAL_MODELS
 from recall.embedders import E5Embedder as E5Embedder
 from recall.embedders import EmbedderError as EmbedderError
+from recall.embedders import Int8Embedder as Int8Embedder
 from recall.embedders import LocalEmbedder as LocalEmbedder
 from recall.embedders import OpenAIEmbedder as OpenAIEmbedder
 from recall.embedders import _state, _state_lock
 from recall.lru import LRU
 
 _local = LocalEmbedder()
+_int8 = Int8Embedder()
 _e5 = E5Embedder()
-# Every provider: the two local models and the endpoint. `provider` tells them apart.
+_LOCAL: dict[str, LocalEmbedder | E5Embedder] = {LOCAL_MODEL_NAME: _local, INT8_MODEL_NAME: _int8, E5_MODEL_NAME: _e5}
+# Every provider: the local models and the endpoint. `provider` tells them apart.
 Embedder = LocalEmbedder | E5Embedder | OpenAIEmbedder
 
 _remote: dict[tuple[str, str, str, float], OpenAIEmbedder] = {}
@@ -42,6 +46,21 @@ def get_embedder() -> Embedder:
     """The provider of the model recall serves on this store: the one a switch recorded
     (recall/switch.py), else the settings' model. Each local model is shared by the process."""
     return embedder_for(live_model())
+
+
+def embedders_in_use() -> list[Embedder]:
+    """The embedders a web process uses: the one recall serves and, when the consent classifier is
+    on, the one it reads messages with (the model its weights were trained on), each once. The
+    default model's int8 copy serves recall while the classifier reads with the float model
+    (docs/measurements.md §28): both are loaded before the first request."""
+    from facts import consent_model  # a floor below; imported here so a bare import stays light
+
+    used = [get_embedder()]
+    if settings.MEMORY_CONSENT_CLASSIFIER:
+        reader = embedder_for(consent_model.load_model().embedding_model)
+        if reader is not used[0]:
+            used.append(reader)
+    return used
 
 
 def live_model() -> str:
@@ -60,10 +79,8 @@ def embedder_for(model_name: str) -> Embedder:
     OpenAI-compatible endpoint of the settings (when MEMORY_EMBEDDER=openai)."""
     if settings.MEMORY_EMBEDDER == "openai" and model_name == settings.MEMORY_EMBEDDING_MODEL:
         return _openai(model_name)
-    if model_name == LOCAL_MODEL_NAME:
-        return _local
-    if model_name == E5_MODEL_NAME:
-        return _e5
+    if model_name in _LOCAL:
+        return _LOCAL[model_name]
     if settings.MEMORY_EMBEDDER != "openai":
         raise EmbedderError(
             f"No local embedding model is called {model_name!r} (local models: {', '.join(LOCAL_MODELS)}); "
@@ -121,7 +138,7 @@ def embedder_state() -> dict[str, Any]:
         loaded = ready
         runtime = "remote"
     else:
-        local = _e5 if model == E5_MODEL_NAME else _local
+        local = _LOCAL.get(model, _local)
         loaded = local.loaded
         runtime = local.runtime
         ready = True

@@ -48,6 +48,41 @@ def exported_file() -> Path:
     return Path(settings.MEMORY_MODEL_DIR) / f"all-MiniLM-L6-v2-{version}-opset{OPSET}.onnx"
 
 
+def quantized_file() -> Path:
+    """Where the int8 copy of this package version's export lives (`quantize`)."""
+    exported = exported_file()
+    return exported.with_name(f"{exported.stem}-int8.onnx")
+
+
+def quantize(source: Path, target: Path | None = None) -> Path:
+    """An int8 copy of the export: weights quantised per output channel, activations at run time.
+
+    Why: on these cores it embeds in about 0.6 of the float model's CPU time, and per-channel
+    scales keep each vector within cosine 0.985 of the float one (per-tensor scales fell to
+    0.905); docs/measurements.md §28 has what it does to recall. Its vectors are another model's
+    as far as a store is concerned (`all-MiniLM-L6-v2-int8`), so it is built beside, never over,
+    the float export. Written to a temporary file first and renamed, as `export` does.
+    """
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    target = target or quantized_file()
+    handle, partial = tempfile.mkstemp(dir=target.parent, prefix=target.name, suffix=".partial")
+    os.close(handle)
+    quiet = logging.getLogger()
+    level = quiet.level
+    # The quantiser logs, on the root logger, a line per tensor it leaves in float and a warning
+    # to run a pre-processing step that fails on this graph (docs/measurements.md §28).
+    quiet.setLevel(logging.ERROR)
+    try:
+        quantize_dynamic(str(source), partial, weight_type=QuantType.QInt8, per_channel=True)
+        os.chmod(partial, 0o644)
+        os.replace(partial, target)
+    finally:
+        quiet.setLevel(level)
+        Path(partial).unlink(missing_ok=True)
+    return target
+
+
 def export(target: Path | None = None) -> Path:
     """Export the transformer of the packaged model to ONNX (pooling stays in numpy).
 
@@ -112,11 +147,12 @@ def _last_hidden_state_module(transformer: torch.nn.Module) -> torch.nn.Module:
 class OnnxMiniLM:
     """Tokenizer and ONNX Runtime session; `embed` gives the mean-pooled, unit rows."""
 
-    def __init__(self, path: Path, threads: int) -> None:
+    def __init__(self, path: Path, threads: int, *, one_at_a_time: bool = False) -> None:
         import onnxruntime
         from tokenizers import Tokenizer
 
         self.threads = threads
+        self.one_at_a_time = one_at_a_time
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
@@ -132,7 +168,7 @@ class OnnxMiniLM:
     def embed(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
         out = np.zeros((len(texts), 384), dtype=np.float32)
         encoded = self._tokenizer.encode_batch(texts, add_special_tokens=True) if texts else []
-        for rows in batches([len(e.ids) for e in encoded], batch_size):
+        for rows in batches([len(e.ids) for e in encoded], 1 if self.one_at_a_time else batch_size):
             out[rows] = self._embed_batch([encoded[i] for i in rows])
         return out
 
@@ -183,10 +219,21 @@ def _padded(rows: list[list[int]], width: int) -> np.ndarray:
     return matrix
 
 
-def load(threads: int) -> OnnxMiniLM:
-    """The exported model, exporting it first when this package version has none yet."""
+def load(threads: int, *, int8: bool = False) -> OnnxMiniLM:
+    """The exported model (or its int8 copy), exporting or quantising it first when this package
+    version has none yet."""
     path = exported_file()
     if not path.exists():
         logger.warning("No ONNX export of the embedding model at %s yet; exporting it now (a few seconds).", path)
         export(path)
-    return OnnxMiniLM(path, threads)
+    if not int8:
+        return OnnxMiniLM(path, threads)
+    source, path = path, quantized_file()
+    if not path.exists():
+        logger.warning("No int8 copy of the embedding model at %s yet; making it now (a second).", path)
+        quantize(source, path)
+    # The int8 model scales its activations to 8 bits over the whole input of a run, so a text's
+    # vector would depend on the texts batched with it (cosine 0.993 alone against batched): it
+    # runs one text at a time, which on these cores costs no more than batches (no padding at all;
+    # docs/measurements.md §28).
+    return OnnxMiniLM(path, threads, one_at_a_time=True)

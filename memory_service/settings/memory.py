@@ -121,10 +121,13 @@ CELERY_BEAT_SCHEDULE["deliver-webhooks"] = {"task": "webhooks.deliver_due", "sch
 # --- Memory: embeddings and recall (docs/design.md §5) -------------------------------------
 MEMORY_EMBEDDER = env.choice("MEMORY_EMBEDDER", "local", ("local", "openai"))
 MEMORY_EMBEDDING_MODEL = env.str("MEMORY_EMBEDDING_MODEL", default="")
-# MEMORY_EMBEDDER=local: which packaged model (recall/embeddings.py; docs/measurements.md §18).
+# MEMORY_EMBEDDER=local: which packaged model (recall/embeddings.py; docs/measurements.md §18, §28:
+# the int8 copy of all-MiniLM-L6-v2 recalls as well as the float model for about 0.6 of its CPU).
 # A store that has switched models with `manage.py embedder_switch` serves the one it records.
 MEMORY_EMBEDDING_LOCAL_MODEL = env.choice(
-    "MEMORY_EMBEDDING_LOCAL_MODEL", "all-MiniLM-L6-v2", ("all-MiniLM-L6-v2", "multilingual-e5-small-q4")
+    "MEMORY_EMBEDDING_LOCAL_MODEL",
+    "all-MiniLM-L6-v2-int8",
+    ("all-MiniLM-L6-v2", "all-MiniLM-L6-v2-int8", "multilingual-e5-small-q4"),
 )
 MEMORY_EMBEDDING_BASE_URL = env.url("MEMORY_EMBEDDING_BASE_URL", "", {"http", "https"}, "https://api.example.org/v1")
 # One intra-op thread per process by default: web workers and pool processes already

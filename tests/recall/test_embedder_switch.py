@@ -15,12 +15,14 @@ from django.db import connection, connections
 
 from facts import services
 from recall import switch, vec
-from recall.embeddings import E5_MODEL_NAME, LOCAL_MODEL_NAME, embedder_for, embedder_state, query_cache
+from recall.embeddings import E5_MODEL_NAME, INT8_MODEL_NAME, embedder_for, embedder_state, query_cache
 from recall.reports import embedder_health, embedder_report_save
 from recall.services import recall
 from recall.tables import EPISODES, FACTS
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+FIRST = INT8_MODEL_NAME  # the default model: what a store serves before any switch
 
 FACTS_SAID = [
     "User adopted a dog called Biscuit last spring.",
@@ -99,7 +101,7 @@ def _models_in(table: str) -> set[str]:
 
 def test_recall_answers_from_vectors_while_the_model_is_built_switched_and_switched_back(store):
     user, facts = store
-    assert switch.state().live_model == LOCAL_MODEL_NAME
+    assert switch.state().live_model == FIRST
     with Load(user) as load:
         switch.start(E5_MODEL_NAME)
         # Written while the build runs: the switch catches it up.
@@ -109,15 +111,15 @@ def test_recall_answers_from_vectors_while_the_model_is_built_switched_and_switc
         while load.done < 8:
             time.sleep(0.05)
         assert switch.state().live_model == E5_MODEL_NAME
-        switch.start(LOCAL_MODEL_NAME)  # the way back: the kept vectors, only changes embedded again
+        switch.start(FIRST)  # the way back: the kept vectors, only changes embedded again
         switch.build(batch=2)
         switch.switch(batch=2)
         while load.done < 12:
             time.sleep(0.05)
     assert load.errors == [], load.errors[:5]
     now = switch.state()
-    assert (now.live_slot, now.live_model, now.kept_model) == ("a", LOCAL_MODEL_NAME, E5_MODEL_NAME)
-    assert _models_in("recall_vector") == {LOCAL_MODEL_NAME} and _models_in("recall_vector_b") == {E5_MODEL_NAME}
+    assert (now.live_slot, now.live_model, now.kept_model) == ("a", FIRST, E5_MODEL_NAME)
+    assert _models_in("recall_vector") == {FIRST} and _models_in("recall_vector_b") == {E5_MODEL_NAME}
     assert set(vec.indexed([f.pk for f in [*facts, late]])) == {f.pk for f in [*facts, late]}
 
 
@@ -133,11 +135,11 @@ def test_after_the_switch_the_query_is_embedded_with_the_new_model_and_read_from
     e5 = embedder_for(E5_MODEL_NAME)
     expected = float(e5.embed_queries(["what is my dog called?"])[0] @ e5.embed([_embed_text(facts[0])])[0])
     assert hit.signals["vector_similarity"] == pytest.approx(expected, abs=1e-3)
-    assert embedder_state()["model"] == E5_MODEL_NAME and embedder_state()["kept_model"] == LOCAL_MODEL_NAME
+    assert embedder_state()["model"] == E5_MODEL_NAME and embedder_state()["kept_model"] == FIRST
     health = embedder_health()  # an error the old model's workers reported is older than the switch
     assert health["ready"] and health["workers"]["last_ok_at"] > health["workers"]["last_error_at"]
     # The query cache is keyed by model: no old-model vector is served for the same text.
-    assert {key[1] for key in query_cache._data} == {LOCAL_MODEL_NAME, E5_MODEL_NAME}
+    assert {key[1] for key in query_cache._data} == {FIRST, E5_MODEL_NAME}
 
 
 def test_a_recall_that_read_the_switch_before_it_committed_scans_the_slot_it_read(store):
@@ -147,7 +149,7 @@ def test_a_recall_that_read_the_switch_before_it_committed_scans_the_slot_it_rea
     from recall.sides import VectorSide
 
     user, facts = store
-    for target in (E5_MODEL_NAME, LOCAL_MODEL_NAME):
+    for target in (E5_MODEL_NAME, FIRST):
         before = switch.state()
         query = embed_query("what is my dog called?", embedder_for(before.live_model), tenant_id=user.tenant_id)
         side = VectorSide(user.pk, query, None, FACTS, before)
@@ -190,7 +192,7 @@ def test_a_forgotten_fact_leaves_no_vector_in_either_slot(store):
     switch.start(E5_MODEL_NAME)
     switch.build()
     switch.switch()
-    assert switch.state().kept_model == LOCAL_MODEL_NAME
+    assert switch.state().kept_model == FIRST
     services.fact_forget(fact=facts[1], actor=services.SYSTEM)
     for table in ("recall_vector", "recall_vector_b"):
         with connection.cursor() as cursor:
@@ -220,7 +222,7 @@ def test_a_vector_of_a_model_no_longer_served_never_replaces_the_live_one(store)
     stale = (
         facts[0].pk,
         user.pk,
-        LOCAL_MODEL_NAME,
+        FIRST,
         vec.indexed([facts[0].pk])[facts[0].pk][1],
         vec.to_blob(np.ones(384)),
     )
@@ -233,7 +235,7 @@ def test_the_command_walks_an_operator_through_and_refuses_what_the_state_does_n
     with pytest.raises(CommandError, match="No model is being built"):
         call_command("embedder_switch", "build", stdout=out, stderr=StringIO())
     with pytest.raises(CommandError, match="already serves"):
-        call_command("embedder_switch", "start", LOCAL_MODEL_NAME, stdout=out, stderr=StringIO())
+        call_command("embedder_switch", "start", FIRST, stdout=out, stderr=StringIO())
     with pytest.raises(CommandError, match="No local embedding model"):
         call_command("embedder_switch", "start", "no-such-model", stdout=out, stderr=StringIO())
     call_command("embedder_switch", "start", E5_MODEL_NAME, stdout=out, stderr=StringIO())
@@ -242,7 +244,7 @@ def test_the_command_walks_an_operator_through_and_refuses_what_the_state_does_n
     call_command("embedder_switch", "status", stdout=out, stderr=StringIO())
     assert f"live: {E5_MODEL_NAME} (slot b)" in out.getvalue()
     call_command("embedder_switch", "back", stdout=out, stderr=StringIO())
-    assert switch.state().live_model == LOCAL_MODEL_NAME
+    assert switch.state().live_model == FIRST
     call_command("embedder_switch", "drop", stdout=out, stderr=StringIO())
     with pytest.raises(CommandError, match="no way back"):
         call_command("embedder_switch", "back", stdout=out, stderr=StringIO())
@@ -264,7 +266,7 @@ def test_a_recall_reads_the_switch_only_when_it_changed_and_then_answers_with_th
         return hit, sum("recall_embedderswitch" in q["sql"] and 'live_slot" AS' in q["sql"] for q in captured)
 
     assert switch_reads("which editor do I use?")[1] == 0
-    for target in (E5_MODEL_NAME, LOCAL_MODEL_NAME):
+    for target in (E5_MODEL_NAME, FIRST):
         switch.start(target)
         switch.build()
         switch.switch()

@@ -9,7 +9,14 @@ import pytest
 from django.core.management import call_command
 
 from recall import onnx_model
-from recall.embeddings import LocalEmbedder, embedder_state, get_embedder
+from recall.embeddings import (
+    INT8_MODEL_NAME,
+    LocalEmbedder,
+    embedder_for,
+    embedder_state,
+    embedders_in_use,
+    get_embedder,
+)
 
 LONG = " ".join(f"On day {i} the user walked the dog along the river and fed the ducks." for i in range(60))
 
@@ -63,11 +70,47 @@ def test_the_export_command_says_where_the_file_is_and_does_not_redo_it(settings
     out = StringIO()
     call_command("export_embedding_model", stdout=out)
     assert "Exported" in out.getvalue()
-    made = onnx_model.exported_file().stat().st_mtime_ns
+    assert "int8 copy in" in out.getvalue()
+    made = onnx_model.exported_file().stat().st_mtime_ns, onnx_model.quantized_file().stat().st_mtime_ns
     out = StringIO()
     call_command("export_embedding_model", stdout=out)
     assert f"present: {onnx_model.exported_file()}" in out.getvalue()
-    assert onnx_model.exported_file().stat().st_mtime_ns == made
+    assert f"present: {onnx_model.quantized_file()}" in out.getvalue()
+    assert (onnx_model.exported_file().stat().st_mtime_ns, onnx_model.quantized_file().stat().st_mtime_ns) == made
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".partial")]
+
+
+def test_the_int8_model_is_a_model_of_its_own_close_to_the_float_one(settings):
+    """Close enough to rank alike, not equal: a store keeps its vectors apart (another name)."""
+    settings.MEMORY_EMBEDDING_RUNTIME = "torch"  # the int8 copy runs on ONNX Runtime whatever this says
+    int8 = embedder_for(INT8_MODEL_NAME)
+    assert int8.model_name == "all-MiniLM-L6-v2-int8" != LocalEmbedder.model_name
+    assert int8.runtime == "onnx"
+    settings.MEMORY_EMBEDDING_RUNTIME = "onnx"
+    float_vectors, int8_vectors = LocalEmbedder().embed(TEXTS), int8.embed(TEXTS)
+    cosines = (float_vectors * int8_vectors).sum(axis=1)
+    assert cosines.min() > 0.98, cosines
+    assert cosines.min() < 0.9999, "the int8 weights should change the vectors a little"
+    for vectors in (float_vectors, int8_vectors):
+        assert int(np.argmax(vectors[1:] @ vectors[0])) == 0  # the dog question finds the dog turn
+
+
+def test_an_int8_vector_does_not_depend_on_the_texts_embedded_with_it(settings):
+    """Its activations are scaled over a run's whole input: batched with a text of about its length,
+    a text's vector moved to cosine 0.993 of its own. So the int8 model runs one text at a time."""
+    int8 = embedder_for(INT8_MODEL_NAME)
+    text = "We just adopted a dog called Biscuit and he loves the beach."
+    neighbours = ["My sister teaches chemistry in Porto and plays the cello too.", LONG, TEXTS[3]]
+    alone = int8.embed([text])[0]
+    for batched in (int8.embed([text, *neighbours])[0], int8.embed([*neighbours, text])[-1]):
+        assert np.abs(batched - alone).max() <= 1e-6
+
+
+def test_health_names_the_int8_models_runtime_when_a_store_serves_it(settings):
+    settings.MEMORY_EMBEDDING_LOCAL_MODEL = INT8_MODEL_NAME
+    settings.MEMORY_EMBEDDING_RUNTIME = "torch"
+    state = embedder_state()
+    assert (state["model"], state["runtime"]) == (INT8_MODEL_NAME, "onnx")
 
 
 def test_health_says_which_runtime_runs_the_local_model(settings):
@@ -128,3 +171,15 @@ def test_batches_keep_each_text_once_longest_first_within_the_size():
     cut = onnx_model.batches(lengths, batch_size=2)
     assert sorted(i for batch in cut for i in batch) == list(range(len(lengths)))
     assert cut == [[1, 7], [2, 6], [3, 4], [9], [10], [8, 5], [0]]
+
+
+def test_a_web_process_loads_the_consent_classifiers_model_beside_recalls(settings):
+    """The classifier reads with the float model its weights were trained on, recall serves the int8
+    copy by default: both are loaded before the first request (gunicorn.conf.py)."""
+    settings.MEMORY_EMBEDDING_LOCAL_MODEL = INT8_MODEL_NAME
+    settings.MEMORY_CONSENT_CLASSIFIER = True
+    assert [e.model_name for e in embedders_in_use()] == [INT8_MODEL_NAME, LocalEmbedder.model_name]
+    settings.MEMORY_CONSENT_CLASSIFIER = False
+    assert [e.model_name for e in embedders_in_use()] == [INT8_MODEL_NAME]
+    settings.MEMORY_EMBEDDING_LOCAL_MODEL, settings.MEMORY_CONSENT_CLASSIFIER = LocalEmbedder.model_name, True
+    assert [e.model_name for e in embedders_in_use()] == [LocalEmbedder.model_name]
