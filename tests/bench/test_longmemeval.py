@@ -12,7 +12,9 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from bench import embedding_cache, longmemeval
+from bench import embedding_cache, longmemeval, longmemeval_shards
+from core import engine
+from core.db import journal
 from facts.models import Tenant, Turn
 from recall import fts, vec
 from recall.tables import EPISODES
@@ -202,3 +204,47 @@ def test_eval_recall_longmemeval_runs_only_the_questions_named(model, tmp_path):
     assert json.loads(target.read_text())["results"]["turns"]["lexical"]["questions"] == 1
     with pytest.raises(CommandError, match="No such question"):
         call_command("eval_recall", *args, "--questions", "puppy1,nosuch", stdout=StringIO())
+
+
+@pytest.mark.sqlite_only  # the shares' stores are SQLite files; a server store refuses --jobs (below)
+@pytest.mark.django_db(transaction=True)
+def test_the_questions_shared_among_processes_score_as_one_process_does(model, tmp_path):
+    """`--jobs 2`: each share in its own process and store; the summed figures and the vectors kept
+    are the ones a single process gives."""
+
+    def run(*jobs: str) -> tuple[dict, set[str]]:
+        target, cache = tmp_path / f"lme{len(jobs)}.json", tmp_path / f"emb{len(jobs)}.npz"
+        args = ("--format", "longmemeval", "--data", str(TINY), "--json", str(target), "--embedding-cache", str(cache))
+        call_command("eval_recall", *args, *jobs, stdout=StringIO(), stderr=StringIO())
+        return json.loads(target.read_text())["results"], set(embedding_cache.load_embedding_cache(cache))
+
+    assert run("--jobs", "2") == run()
+    assert not Tenant.objects.exists()
+    # The shares erased their users in journals of their own: none under another SECRET_KEY here,
+    # which a later restore of this store would refuse.
+    journal.check_keys()
+
+
+@pytest.mark.sqlite_only
+@pytest.mark.django_db
+def test_a_share_that_fails_stops_the_run_and_says_what_it_said(model, tmp_path, monkeypatch):
+    monkeypatch.setenv("MEMORY_EMBEDDING_LOCAL_MODEL", "no-such-model")  # the shares' settings refuse it
+    args = ("--format", "longmemeval", "--data", str(TINY), "--modes", "lexical", "--jobs", "2")
+    with pytest.raises(CommandError, match="share-0 stopped with exit status 1:(.|\\n)*no-such-model"):
+        call_command("eval_recall", *args, stdout=StringIO(), stderr=StringIO())
+
+
+@pytest.mark.django_db
+def test_on_a_server_store_the_questions_are_not_shared(model):
+    if engine.current().embedded:
+        pytest.skip("the run on PostgreSQL checks this")
+    args = ("--format", "longmemeval", "--data", str(TINY), "--modes", "lexical", "--jobs", "2")
+    with pytest.raises(CommandError, match="on a server store run --jobs 1"):
+        call_command("eval_recall", *args, stdout=StringIO(), stderr=StringIO())
+
+
+@pytest.mark.no_database
+def test_a_share_takes_every_nth_question_from_its_own():
+    assert longmemeval_shards.pick(range(7), "1/3") == [1, 4]
+    with pytest.raises(ValueError, match="0 <= i < n"):
+        longmemeval_shards.pick(range(7), "3/3")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import time
 from pathlib import Path
@@ -10,9 +11,10 @@ from django.core.management.base import BaseCommand, CommandError
 from django.test.utils import override_settings
 from tqdm import tqdm
 
-from bench import locomo, locomo_data, longmemeval, longmemeval_report
+from bench import locomo, locomo_data, longmemeval, longmemeval_report, longmemeval_shards
 from bench.embedding_cache import CachingEmbedder, OtherModelsCache, load_embedding_cache, save_embedding_cache
 from bench.options import k_list
+from core import engine
 from recall.embeddings import get_embedder
 from recall.models import EvalRun
 from recall.services import MODES
@@ -68,6 +70,15 @@ class Command(BaseCommand):
         parser.add_argument(
             "--questions", help="longmemeval: only these question ids (comma-separated), in the file's order"
         )
+        parser.add_argument(
+            "--jobs",
+            type=int,
+            default=1,
+            help="longmemeval on SQLite: share the questions among this many processes, each with its own "
+            "store and MEMORY_EMBEDDING_THREADS / N threads (the same figures, sooner on idle cores)",
+        )
+        parser.add_argument("--shard", help=argparse.SUPPRESS)  # i/n: one share of a --jobs run
+        parser.add_argument("--shard-out", help=argparse.SUPPRESS)  # where that share writes what it scored
         parser.add_argument("--corpus", choices=locomo_data.CORPORA, default="observations")
         parser.add_argument(
             "--modes", default="lexical,vector,hybrid", help="recall modes, and `recency` (newest facts first)"
@@ -106,9 +117,7 @@ class Command(BaseCommand):
         cache_path = Path(embedding_cache) if embedding_cache else None
         if options["format"] == "longmemeval":
             picked = {q.strip() for q in options["questions"].split(",") if q.strip()} if options["questions"] else None
-            return self._longmemeval(
-                path, mode_list, json_out, options["baseline"], options["limit"], cache_path, picked
-            )
+            return self._longmemeval(path, mode_list, json_out, cache_path, picked, options)
         ks = k_list(k)
         conversations = _conversations(path, max_sessions)
         embedder = _caching_embedder(cache_path)
@@ -170,14 +179,7 @@ class Command(BaseCommand):
             self.stdout.write(f"wrote {json_out}")
 
     def _longmemeval(
-        self,
-        path: Path,
-        modes: list[str],
-        json_out,
-        baseline: str | None,
-        limit: int | None,
-        cache_path: Path | None,
-        picked: set[str] | None = None,
+        self, path: Path, modes: list[str], json_out, cache_path: Path | None, picked: set[str] | None, options: dict
     ) -> None:
         if "recency" in modes:
             raise CommandError("--format longmemeval measures lexical, vector and hybrid only.")
@@ -189,16 +191,23 @@ class Command(BaseCommand):
             if unknown := picked - {q.id for q in questions}:
                 raise CommandError(f"No such question(s) in {path}: {', '.join(sorted(unknown))}.")
             questions = [q for q in questions if q.id in picked]
-        questions = questions[:limit]
+        questions = questions[: options["limit"]]
+        if options["jobs"] < 1:
+            raise CommandError("--jobs needs at least 1 process.")
+        if options["shard"]:
+            return self._longmemeval_share(questions, modes, cache_path, options)
         messages = sum(len(s.messages) for q in questions for s in q.sessions)
         embedder = _caching_embedder(cache_path)
         seconds: dict[str, float] = {}
         started = time.perf_counter()
         with override_settings(DEBUG=False), tqdm(total=messages, desc="ours", unit="msg", file=self.stderr) as bar:
-            ours = longmemeval_report.evaluate_ours(questions, modes, bar.update, embedder)
+            if options["jobs"] > 1:
+                ours = self._longmemeval_jobs(path, modes, cache_path, options, bar.update, embedder)
+            else:
+                ours = longmemeval_report.evaluate_ours(questions, modes, bar.update, embedder)
         seconds["ours"] = round(time.perf_counter() - started, 1)
         others = {}
-        if baseline == "mem0":
+        if options["baseline"] == "mem0":
             started = time.perf_counter()
             with tqdm(total=messages, desc="mem0", unit="msg", file=self.stderr) as bar:
                 others["mem0"] = longmemeval_report.run_mem0(questions, bar.update, embedder)
@@ -211,6 +220,41 @@ class Command(BaseCommand):
         if json_out:
             Path(json_out).write_text(json.dumps(data, indent=2))
             self.stdout.write(f"wrote {json_out}")
+
+    def _longmemeval_jobs(self, path: Path, modes, cache_path, options: dict, progress, embedder):
+        """The questions shared among `--jobs` processes (bench/longmemeval_shards.py)."""
+        if not engine.current().embedded:
+            raise CommandError("--jobs shares the run among SQLite stores of its own; on a server store run --jobs 1.")
+        share_args = ["--data", str(path.resolve()), "--modes", ",".join(modes)]
+        for flag in ("limit", "questions"):
+            if options[flag] is not None:
+                share_args += [f"--{flag}", str(options[flag])]
+        if cache_path is not None:
+            share_args += ["--embedding-cache", str(cache_path.resolve())]
+        try:
+            ours, vectors = longmemeval_shards.run(
+                share_args, options["jobs"], progress, cache_path, embedder.model_name
+            )
+        except longmemeval_shards.ShareFailed as exc:
+            raise CommandError(f"A share of the run failed: {exc}") from exc
+        embedder.cache.update(vectors)
+        return ours
+
+    def _longmemeval_share(self, questions, modes, cache_path: Path | None, options: dict) -> None:
+        """One share of a `--jobs` run: its questions scored, written for the parent, progress on stdout."""
+        try:
+            questions = longmemeval_shards.pick(questions, options["shard"])
+        except ValueError as exc:
+            raise CommandError(str(exc)) from exc
+        embedder = _caching_embedder(cache_path)
+
+        def progress(messages: int) -> None:
+            self.stdout.write(f"{longmemeval_shards.PROGRESS}{messages}")
+            self.stdout.flush()
+
+        with override_settings(DEBUG=False):
+            ours = longmemeval_report.evaluate_ours(questions, modes, progress, embedder)
+        longmemeval_shards.write_share(Path(options["shard_out"]), ours, embedder.cache, embedder.model_name)
 
     @staticmethod
     def _source_ablation(loaded, mode_list: list[str], ks: list[int]) -> list[dict]:
