@@ -96,7 +96,8 @@ def render(report: dict) -> str:
         f"  the erasures changed: {counts['erasure_delta']}",
         f"same as the live store: {same['users_equal']} of {same['users']} users ({same['facts_compared']} facts, "
         f"{same['history_rows_compared']} history rows), {same['recalls_equal']} of {same['recalls']} recalls "
-        f"({same['recalls_with_answers']} with answers)",
+        f"with the same facts ({same['recalls_in_the_same_order']} in the same order, "
+        f"{same['recalls_with_answers']} with answers)",
         f"erased: {report['erasures']['erased_user']} rows left {erased['erased_user_rows']}, forgotten fact rows "
         f"left {erased['forgotten_fact_rows']}; {erased['gone_texts']} texts in the restored files: "
         f"{erased['gone_texts_found_in_restored'] or 'none'} (in the backup: {erased['gone_texts_found_in_backup']}; "
