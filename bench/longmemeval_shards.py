@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -80,7 +81,7 @@ def run(
         for reader in readers:
             reader.start()
         try:
-            failed = [(folder, p.wait()) for folder, p in zip(folders, processes, strict=True)]
+            codes = _wait_for_all_or_a_failure(processes)
         finally:
             for p in processes:  # an interrupted run leaves no share behind (its migrate either)
                 if p.poll() is None:
@@ -88,7 +89,7 @@ def run(
                     p.wait()
         for reader in readers:
             reader.join()
-        if bad := [(folder, code) for folder, code in failed if code]:
+        if bad := [(folder, code) for folder, code in zip(folders, codes, strict=True) if code]:
             folder, code = bad[0]
             said = (folder / "stderr.txt").read_text(errors="replace")[-2000:]
             raise ShareFailed(f"{folder.name} stopped with exit status {code}:\n{said}")
@@ -100,6 +101,16 @@ def run(
         return tallies, vectors
 
 
+def _wait_for_all_or_a_failure(processes: list[subprocess.Popen]) -> list[int | None]:
+    """Each share's exit status once all have ended, or as soon as one fails (the others are
+    then stopped by the caller: a run missing a share's questions is no run)."""
+    while True:
+        codes = [p.poll() for p in processes]
+        if all(code is not None for code in codes) or any(codes):
+            return codes
+        time.sleep(0.5)
+
+
 def _start(folder: Path, args: list[str], threads: int) -> subprocess.Popen:
     """A share: its store migrated, then the evaluation with its share of the questions."""
     folder.mkdir()
@@ -109,10 +120,10 @@ def _start(folder: Path, args: list[str], threads: int) -> subprocess.Popen:
     manage = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py")]
     evaluate = [*manage, "eval_recall", "--format", "longmemeval", *args, "--shard-out", str(folder)]
     script = f"{_quoted([*manage, 'migrate', '-v0'])} && exec {_quoted(evaluate)}"
-    stderr = (folder / "stderr.txt").open("w")
-    return subprocess.Popen(
-        ["sh", "-c", script], env=env, stdout=subprocess.PIPE, stderr=stderr, text=True, start_new_session=True
-    )
+    with (folder / "stderr.txt").open("w") as stderr:  # the share writes its own copy
+        return subprocess.Popen(
+            ["sh", "-c", script], env=env, stdout=subprocess.PIPE, stderr=stderr, text=True, start_new_session=True
+        )
 
 
 def _quoted(argv: list[str]) -> str:
