@@ -16,6 +16,8 @@ import logging
 import os
 import tempfile
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -61,34 +63,41 @@ def quantize(source: Path, target: Path | None = None) -> Path:
     scales keep each vector within cosine 0.985 of the float one (per-tensor scales fell to
     0.905); docs/measurements.md §28 has what it does to recall. Its vectors are another model's
     as far as a store is concerned (`all-MiniLM-L6-v2-int8`), so it is built beside, never over,
-    the float export. Written to a temporary file first and renamed, as `export` does.
+    the float export.
     """
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     target = target or quantized_file()
-    handle, partial = tempfile.mkstemp(dir=target.parent, prefix=target.name, suffix=".partial")
-    os.close(handle)
     quiet = logging.getLogger()
     level = quiet.level
     # The quantiser logs, on the root logger, a line per tensor it leaves in float and a warning
     # to run a pre-processing step that fails on this graph (docs/measurements.md §28).
     quiet.setLevel(logging.ERROR)
     try:
-        quantize_dynamic(str(source), partial, weight_type=QuantType.QInt8, per_channel=True)
-        os.chmod(partial, 0o644)
-        os.replace(partial, target)
+        with _written_whole(target) as partial:
+            quantize_dynamic(str(source), partial, weight_type=QuantType.QInt8, per_channel=True)
     finally:
         quiet.setLevel(level)
-        Path(partial).unlink(missing_ok=True)
     return target
 
 
-def export(target: Path | None = None) -> Path:
-    """Export the transformer of the packaged model to ONNX (pooling stays in numpy).
+@contextmanager
+def _written_whole(target: Path) -> Iterator[str]:
+    """A temporary file beside `target` to write, renamed over it when the block ends without an
+    error (and removed otherwise), so a process that loads the model while another writes it never
+    reads half a file."""
+    handle, partial = tempfile.mkstemp(dir=target.parent, prefix=target.name, suffix=".partial")
+    os.close(handle)
+    try:
+        yield partial
+        os.chmod(partial, 0o644)  # mkstemp makes it private; other service users read it
+        os.replace(partial, target)
+    finally:
+        Path(partial).unlink(missing_ok=True)
 
-    Written to a temporary file first and renamed, so a process that loads the model
-    while another exports never reads half a file.
-    """
+
+def export(target: Path | None = None) -> Path:
+    """Export the transformer of the packaged model to ONNX (pooling stays in numpy)."""
     import torch
     from sentence_transformers import SentenceTransformer
 
@@ -100,27 +109,20 @@ def export(target: Path | None = None) -> Path:
     transformer = _last_hidden_state_module(encoder.eval())
     sample = model.tokenizer(["Export the embedding model."], return_tensors="pt")
     axes = {name: {0: "batch", 1: "tokens"} for name in (*INPUTS, "last_hidden_state")}
-    handle, partial = tempfile.mkstemp(dir=target.parent, prefix=target.name, suffix=".partial")
-    os.close(handle)
-    try:
-        # The tracer warns about Python conditions it bakes in (shape checks of the
-        # attention mask); the export is checked against torch in tests/recall/test_embeddings.py.
-        with torch.inference_mode(), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            torch.onnx.export(
-                transformer,
-                tuple(sample[name] for name in INPUTS),
-                partial,
-                input_names=list(INPUTS),
-                output_names=["last_hidden_state"],
-                dynamic_axes=axes,
-                opset_version=OPSET,
-                dynamo=False,
-            )
-        os.chmod(partial, 0o644)  # mkstemp makes it private; other service users read it
-        os.replace(partial, target)
-    finally:
-        Path(partial).unlink(missing_ok=True)
+    # The tracer warns about Python conditions it bakes in (shape checks of the
+    # attention mask); the export is checked against torch in tests/recall/test_embeddings.py.
+    with _written_whole(target) as partial, torch.inference_mode(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.onnx.export(
+            transformer,
+            tuple(sample[name] for name in INPUTS),
+            partial,
+            input_names=list(INPUTS),
+            output_names=["last_hidden_state"],
+            dynamic_axes=axes,
+            opset_version=OPSET,
+            dynamo=False,
+        )
     return target
 
 

@@ -45,7 +45,11 @@ def store(alice, model):
     user = services.memory_user_get_or_create(tenant=alice.tenant, user_id="u1")
     facts = [services.fact_store(user=user, text=text, actor=services.SYSTEM).fact for text in FACTS_SAID]
     yield user, facts
-    # The second slot's rows are raw SQL, which the test database's flush does not empty.
+    empty_vector_tables()
+
+
+def empty_vector_tables() -> None:
+    """The second slot's rows are raw SQL, which the test database's flush does not empty."""
     with connection.cursor() as cursor:
         for table in ("recall_vector_b", "recall_episode_vector_b", "recall_vector", "recall_episode_vector"):
             cursor.execute(f"DELETE FROM {table}")

@@ -12,6 +12,7 @@ from recall import switch
 from recall.embeddings import INT8_MODEL_NAME, LOCAL_MODEL_NAME
 from recall.models import EmbedderSwitch
 from recall.services import recall
+from tests.recall.test_embedder_switch import empty_vector_tables
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,9 +26,7 @@ def _migrate(target: str) -> None:
 @pytest.fixture
 def user(alice, model):
     yield services.memory_user_get_or_create(tenant=alice.tenant, user_id="u1")
-    with connection.cursor() as cursor:  # raw SQL tables: the test database's flush does not empty them
-        for table in ("recall_vector_b", "recall_episode_vector_b", "recall_vector", "recall_episode_vector"):
-            cursor.execute(f"DELETE FROM {table}")
+    empty_vector_tables()
 
 
 def _vector_hits(user) -> list[str]:
