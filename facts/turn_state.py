@@ -110,9 +110,12 @@ class TurnQuerySet(models.QuerySet["Turn"]):
 
     # --- the extraction chain (facts.extraction) --------------------------------------------
 
-    def claim(self, pk: int, *, now: datetime) -> bool:
-        """queued | failed | extracting -> extracting, one attempt more (CLAIMABLE)."""
-        claimed = self.filter(pk=pk, state__in=CLAIMABLE).update(
+    def claim(self, pk: int, *, now: datetime, queued_only: bool = False) -> bool:
+        """queued | failed | extracting -> extracting, one attempt more (CLAIMABLE); with
+        `queued_only`, queued -> extracting alone (a message sent again for a client's repeated
+        post: facts.services.turns `turn_post`)."""
+        states = (TurnState.QUEUED,) if queued_only else CLAIMABLE
+        claimed = self.filter(pk=pk, state__in=states).update(
             state=TurnState.EXTRACTING, attempts=F("attempts") + 1, started_at=now
         )
         return bool(claimed)

@@ -58,11 +58,14 @@ DATABASE_RETRY: dict[str, Any] = {
     soft_time_limit=settings.MEMORY_LLM_WORST_CASE_SECONDS + 30,
     time_limit=settings.MEMORY_LLM_WORST_CASE_SECONDS + 60,
 )
-def extract_turn(turn_pk: int, enqueued_at: float | None = None) -> None:
+def extract_turn(turn_pk: int, enqueued_at: float | None = None, resent: bool = False) -> None:
     """Claim and prepare the turn; where this worker also serves the `llm` queue (`make run`'s
     one worker on every queue), call the extractor and apply its reply in this same task:
-    two messages fewer per turn, and no wait in the queue between the steps."""
-    job = prepare(turn_pk, enqueued_at)
+    two messages fewer per turn, and no wait in the queue between the steps.
+
+    `resent`: sent again for a client's repeated post of a turn still queued; it claims only a
+    queued turn, so a turn the first message already claimed is not extracted twice."""
+    job = prepare(turn_pk, enqueued_at, queued_only=resent)
     if job is None:
         return
     job.timing["llm_sent_at"] = time.time()

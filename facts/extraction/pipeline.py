@@ -82,11 +82,12 @@ def _live_facts(user_id: int) -> tuple[list[dict[str, Any]], dict[str, str]]:
     return facts, refs
 
 
-def prepare(turn_pk: int, enqueued_at: float | None) -> Job | None:
-    """Claim the turn and build the extractor's job, or None (skipped, gone, or already finished)."""
+def prepare(turn_pk: int, enqueued_at: float | None, *, queued_only: bool = False) -> Job | None:
+    """Claim the turn and build the extractor's job, or None (skipped, gone, or already finished;
+    with `queued_only`, also claimed already: `Turn.objects.claim`)."""
     started = time.time()
     with transaction.atomic():
-        if not Turn.objects.claim(turn_pk, now=timezone.now()):
+        if not Turn.objects.claim(turn_pk, now=timezone.now(), queued_only=queued_only):
             log.info("Turn %s is finished or gone; nothing to prepare (duplicate delivery?)", turn_pk)
             return None
         # The person's row comes with the turn: their memory mode as stored now, in the same read.

@@ -48,12 +48,12 @@ def _check_text(value: str, name: str, *, required: bool) -> str:
     return value
 
 
-def _send(turn_pk: int) -> None:
-    # The turn is committed: a broker that is down must not turn that into a 500
-    # (the client's retry would get 200 and nothing would queue it). It stays
-    # queued and turns_sweep sends it again.
+def _send(turn_pk: int, *, resent: bool = False) -> None:
+    # The turn is committed: a broker that is down must not turn that into a 500.
+    # It stays queued; the client's repeated post (`_send_again_if_queued`) or the
+    # lost-turns marker sends it again.
     try:
-        extract_turn.apply_async((turn_pk, time.time()))
+        extract_turn.apply_async((turn_pk, time.time(), resent))
     except Exception:
         log.exception("Could not queue the extraction of turn %s; the periodic sweep queues it again", turn_pk)
 
@@ -62,6 +62,18 @@ def enqueue(turn: Turn) -> None:
     """Queue the turn's extraction once the surrounding transaction commits."""
     pk = turn.pk
     transaction.on_commit(lambda: _send(pk))
+
+
+def _send_again_if_queued(turn: Turn) -> None:
+    """A client posts a turn again when it got no answer, and the host that committed the turn may
+    have died before sending its message (killed between the commit and `_send`); until now only
+    the lost-turns marker found such a turn, after a wait behind the whole backlog (facts.lost_turns).
+    So a repeated post of a turn still queued sends it again. That message claims only a queued
+    turn (`extract_turn`'s `resent`): if the first one is waiting in the queue, whichever comes
+    first extracts and the other changes nothing."""
+    if turn.state == TurnState.QUEUED:
+        pk = turn.pk
+        transaction.on_commit(lambda: _send(pk, resent=True))
 
 
 # Who forgets the previous turn when the person asks to ("forget what I just said").
@@ -80,7 +92,8 @@ def turn_post(
     remember: bool = True,
 ) -> tuple[Turn, bool]:
     """A client's turn for the tenant's user (created with its first turn): stored and queued;
-    (turn, created). A repeated turn_id is not queued twice, and a refused turn leaves no user.
+    (turn, created). A repeated turn_id is stored once, and sent again only while it is still
+    queued (`_send_again_if_queued`); a refused turn leaves no user.
 
     A turn not to be remembered (`remember=False`, the person asking in its words, or their
     memory mode) is withheld: kept without its words, never queued (`withheld_reason`).
@@ -100,6 +113,7 @@ def turn_post(
     for attempt in range(3):
         user = MemoryUser.objects.filter(tenant=tenant, external_id=user_id).first()
         if user is not None and (existing := _stored(user, fields)) is not None:
+            _send_again_if_queued(existing)
             return existing, False
         reason = _withhold_reason(user, remember, asked)
         try:

@@ -175,11 +175,11 @@ def _while_the_database_is_down(turns, fake_llm, step: str, monkeypatch) -> tupl
 
     real, calls, waits = getattr(chain, step), [], []
 
-    def unreachable_at_first(*args):
+    def unreachable_at_first(*args, **kwargs):
         calls.append(args[0])
         if len(calls) <= UNREACHABLE_TRIES:
             raise OperationalError("the database system is shutting down")
-        return real(*args)
+        return real(*args, **kwargs)
 
     def note_wait(sender=None, reason=None, **kwargs):
         waits.append(reason.when)  # the Retry's countdown

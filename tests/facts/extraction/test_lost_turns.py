@@ -14,6 +14,7 @@ from facts.extraction.chain import extract_turn
 from facts.extraction.pipeline import prepare
 from facts.lost_turns import SEND_SLACK, sweep_lost_turns, turns_lost_requeue
 from facts.models import Fact, Turn, TurnState
+from facts.services import turns as services_turns
 from facts.services.turns import enqueue
 from facts.tasks import sweep_turns
 from tests.facts.dashboard_helpers import memory_user
@@ -106,3 +107,53 @@ def test_a_claimed_turn_is_sent_again_when_its_claim_is_the_stuck_bound_older_th
     assert len(sent) == 1
     states = dict(Turn.objects.values_list("turn_id", "state"))
     assert states == {turn.turn_id: TurnState.QUEUED, recent.turn_id: TurnState.EXTRACTING}
+
+
+def test_a_turn_whose_host_died_before_sending_it_is_sent_again_when_the_client_posts_it_again(
+    turns, fake_llm, monkeypatch
+):
+    """The host committed the turn and was killed before its message left (the many-hosts drill's
+    web-kill); the client, with no answer, posts the same turn through another host. That post
+    finds the turn still queued and sends it: it is extracted now, once, not minutes later when
+    the lost-turns marker has come through the backlog."""
+    fake_llm.script(reply(add=[add("User keeps bees on the roof.", "hobby_bees", "hobby")]))
+    body = {"session_id": "s1", "turn_id": "t-killed", "user_input": "I keep bees on the roof."}
+    with monkeypatch.context() as died:
+        died.setattr(services_turns, "_send", lambda *args, **kwargs: None)
+        turns.post(**body)
+    assert turns.model("t-killed").state == TurnState.QUEUED
+
+    turns.post(**body, expect=200)
+    assert turns.model("t-killed").state == TurnState.DONE
+    assert len(fake_llm.requests) == 1
+    assert list(Fact.objects.live().values_list("text", flat=True)) == ["User keeps bees on the roof."]
+
+
+def test_a_message_sent_again_for_a_repeated_post_leaves_a_turn_already_claimed_alone(turns, fake_llm, monkeypatch):
+    """The first message was not lost, only slow: it claimed the turn while the repeated post's
+    message waited. That message claims only a queued turn, so the model is not called twice; a
+    message given back after a killed worker (not `resent`) still carries a claimed turn on."""
+    with monkeypatch.context() as slow:
+        slow.setattr(services_turns, "_send", lambda *args, **kwargs: None)
+        turns.post("I keep bees on the roof.", turn_id="t-slow")
+    turn = turns.model("t-slow")
+    Turn.objects.claim(turn.pk, now=timezone.now())  # the first message, being extracted elsewhere
+
+    turns.run_task_again(extract_turn, turn.pk, None, True)
+    turn.refresh_from_db()
+    assert (turn.state, turn.attempts, len(fake_llm.requests)) == (TurnState.EXTRACTING, 1, 0)
+
+    fake_llm.script(reply())
+    turns.run_task_again(extract_turn, turn.pk, None)
+    turn.refresh_from_db()
+    assert (turn.state, turn.attempts, len(fake_llm.requests)) == (TurnState.DONE, 2, 1)
+
+
+def test_a_repeated_post_of_a_turn_no_longer_queued_sends_nothing(turns, fake_llm, monkeypatch):
+    fake_llm.script(reply())
+    turns.post("I keep bees on the roof.", turn_id="t-done")
+    assert turns.model("t-done").state == TurnState.DONE
+    sent = []
+    monkeypatch.setattr(services_turns, "_send", lambda *args, **kwargs: sent.append(args))
+    turns.post("I keep bees on the roof.", turn_id="t-done", expect=200)
+    assert sent == [] and len(fake_llm.requests) == 1
