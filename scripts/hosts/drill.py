@@ -86,6 +86,7 @@ class Drill:
         self.replicas = replicas_landed()
         self.streamed_at: float | None = None
         self.sched_at_start: dict[int, tuple[float, float]] = {}  # pid -> sched_seconds
+        self.machine_at_start = (0.0, 0.0)  # task_times.machine_seconds
 
     def say(self, message: str) -> None:
         stamp = f"{self.stream.now():6.1f}" if self.stream else "   -  "
@@ -163,6 +164,7 @@ class Drill:
         self.stream.start()
         self.streamed_at = time.monotonic()
         self.sched_at_start = {p.pid: task_times.sched_seconds(p.pid) for p in self.cluster.procs.values()}
+        self.machine_at_start = task_times.machine_seconds()
         self.searches_at_start = self.cluster.vector_searches() if self.replicas else {}
         self.say(
             f"streaming {len(plan)} turns at {self.opts.turn_rate}/s, recalls at {self.opts.recall_rate}/s; "
@@ -242,12 +244,19 @@ class Drill:
         procs = self.cluster.procs
         now = {name: task_times.sched_seconds(p.pid) for name, p in procs.items() if p.alive()}
         since = {name: self.sched_at_start.get(p.pid, (0.0, 0.0)) for name, p in procs.items()}
+        now_machine = task_times.machine_seconds()
+        # Nothing to compare with when it stops before the stream began.
+        machine = [round(b - a, 1) for a, b in zip(self.machine_at_start, now_machine, strict=True)]
         work = {
             # Over the stream (from its start, or a host's restart, to now): seconds on a CPU, and
             # seconds runnable but waiting for one (the machine's other work, or the drill's own).
             "seconds": round(time.monotonic() - self.streamed_at, 1) if self.streamed_at else None,
             "cpu_s": {n: round(now[n][0] - since[n][0], 1) for n in now},
             "cpu_wait_s": {n: round(now[n][1] - since[n][1], 1) for n in now},
+            # The machine's busy CPU seconds and the drill process's own (its clients' threads):
+            # the hosts' live processes above are not all of it (task_times.machine_seconds).
+            "machine_busy_s": machine[0] if self.streamed_at else None,
+            "drill_process_cpu_s": machine[1] if self.streamed_at else None,
             "db_worker_tasks": task_times.summary(procs["dbw"].log_since(0)) if "dbw" in procs else {},
             "db_concurrency": self.opts.db_concurrency,
             "load_average": [round(x, 1) for x in os.getloadavg()],

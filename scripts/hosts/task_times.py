@@ -11,9 +11,11 @@ which is the worker waiting for messages, taking them and acknowledging them (th
 from __future__ import annotations
 
 import math
+import os
 import re
 import statistics
 import sys
+import time
 from collections import defaultdict
 from datetime import datetime
 from pathlib import Path
@@ -111,6 +113,16 @@ def sched_seconds(root: int) -> tuple[float, float]:
         except (OSError, ValueError):
             continue  # gone meanwhile
     return ran / 1e9, waited / 1e9
+
+
+def machine_seconds() -> tuple[float, float]:
+    """(seconds every CPU of the machine was busy, the drill's own process's CPU seconds) so far:
+    what the hosts' live processes do not account for is the drill's clients, processes that have
+    exited (a PostgreSQL backend per closed connection, a restarted worker) and the kernel."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = fields
+    busy = (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+    return busy, time.process_time()
 
 
 def main(argv: list[str]) -> None:

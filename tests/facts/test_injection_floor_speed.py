@@ -16,6 +16,9 @@ import pytest
 from core.errors import Rejected
 from facts import guard
 
+# Patterns over text only: run once, in the SQLite run.
+pytestmark = pytest.mark.no_database
+
 LENGTH = 20_000
 # A check that retried each start took seconds on these texts; a linear one takes 1-7 ms (best
 # of five, on 2 busy cores). The limit sits between, far enough from both that a loaded

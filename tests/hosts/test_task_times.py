@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts/hosts"))
@@ -45,3 +46,14 @@ def test_a_hosts_processes_include_children_that_started_a_session_of_their_own(
     finally:
         child.kill()
         child.wait()
+
+
+def test_the_machine_was_busy_at_least_as_long_as_this_process_ran_since_a_first_reading():
+    busy_before, mine_before = task_times.machine_seconds()
+    deadline = time.process_time() + 0.3
+    while time.process_time() < deadline:
+        pass
+    busy_after, mine_after = task_times.machine_seconds()
+    assert mine_after - mine_before >= 0.3
+    # The kernel counts in clock ticks: allow one tick's rounding at each end.
+    assert busy_after - busy_before >= mine_after - mine_before - 2 / os.sysconf("SC_CLK_TCK")

@@ -12,6 +12,9 @@ import pytest
 from importer.formats import SCHEMAS, BadExport, from_data, read
 from tests.importer.exports import T0, chatgpt_export, claude_export, jsonl_export
 
+# Files into turns, no store: run once, in the SQLite run.
+pytestmark = pytest.mark.no_database
+
 
 def test_a_chatgpt_export_gives_the_final_thread_paired_with_the_answers():
     turns = read("chatgpt", chatgpt_export())

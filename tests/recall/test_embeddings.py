@@ -18,6 +18,9 @@ from recall.embeddings import (
     get_embedder,
 )
 
+# The model's files and vectors only: the PostgreSQL run would load torch again for nothing (14 s in CI).
+pytestmark = pytest.mark.no_database
+
 LONG = " ".join(f"On day {i} the user walked the dog along the river and fed the ducks." for i in range(60))
 
 
