@@ -237,7 +237,8 @@ class Drill:
 
     def report_work(self) -> None:
         """Before the hosts stop: the CPU seconds each host used and waited for since the stream
-        began (its live processes; a host killed by a fault counts from its restart), the db
+        began (its live processes and the exited ones they reaped; a host killed by a fault counts
+        from its restart), the machine's busy seconds and the drill's own, the db
         worker's tasks from its log (scripts/hosts/task_times.py), and the load average; also
         after an error or Ctrl-C."""
         assert self.cluster is not None
@@ -254,9 +255,13 @@ class Drill:
             "cpu_s": {n: round(now[n][0] - since[n][0], 1) for n in now},
             "cpu_wait_s": {n: round(now[n][1] - since[n][1], 1) for n in now},
             # The machine's busy CPU seconds and the drill process's own (its clients' threads):
-            # the hosts' live processes above are not all of it (task_times.machine_seconds).
+            # the hosts' processes above are not all of it (task_times.machine_seconds).
             "machine_busy_s": machine[0] if self.streamed_at else None,
             "drill_process_cpu_s": machine[1] if self.streamed_at else None,
+            # Neither the hosts' processes nor the drill's: the kernel, processes reaped by none of them.
+            "other_cpu_s": round(machine[0] - machine[1] - sum(now[n][0] - since[n][0] for n in now), 1)
+            if self.streamed_at
+            else None,
             "db_worker_tasks": task_times.summary(procs["dbw"].log_since(0)) if "dbw" in procs else {},
             "db_concurrency": self.opts.db_concurrency,
             "load_average": [round(x, 1) for x in os.getloadavg()],

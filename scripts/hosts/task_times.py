@@ -101,18 +101,25 @@ def host_processes(root: int) -> set[int]:
 
 
 def sched_seconds(root: int) -> tuple[float, float]:
-    """(seconds on a CPU, seconds runnable but waiting for a CPU) of the threads of one host's
-    live processes (host_processes), from /proc/<pid>/task/<tid>/schedstat. What a task's time
-    is beyond both is sleeping: on the network, the disk, a lock, another process's answer."""
+    """(seconds on a CPU, seconds runnable but waiting for a CPU) of one host: the threads of its
+    live processes (host_processes), from /proc/<pid>/task/<tid>/schedstat, and on the CPU also
+    the processes of it that have exited and been reaped by one of them (a PostgreSQL backend
+    whose connection closed, an autovacuum worker, a pool child replaced), from their parent's
+    cutime and cstime. What a task's time is beyond both is sleeping: on the network, the disk,
+    a lock, another process's answer."""
     ran = waited = 0
+    reaped_ticks = 0
     for pid in host_processes(root):
         try:
             for thread in Path(f"/proc/{pid}/task").iterdir():
                 on_cpu, on_queue, _ = (thread / "schedstat").read_text().split()
                 ran, waited = ran + int(on_cpu), waited + int(on_queue)
+            # After the name: ... utime(11) stime(12) cutime(13) cstime(14)
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            reaped_ticks += int(fields[13]) + int(fields[14])
         except (OSError, ValueError):
             continue  # gone meanwhile
-    return ran / 1e9, waited / 1e9
+    return ran / 1e9 + reaped_ticks / os.sysconf("SC_CLK_TCK"), waited / 1e9
 
 
 def machine_seconds() -> tuple[float, float]:

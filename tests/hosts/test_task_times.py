@@ -57,3 +57,26 @@ def test_the_machine_was_busy_at_least_as_long_as_this_process_ran_since_a_first
     assert mine_after - mine_before >= 0.3
     # The kernel counts in clock ticks: allow one tick's rounding at each end.
     assert busy_after - busy_before >= mine_after - mine_before - 2 / os.sysconf("SC_CLK_TCK")
+
+
+def test_a_hosts_cpu_includes_its_processes_that_have_exited():
+    # A PostgreSQL backend ends with its connection: its CPU is then its parent's to count.
+    burn = "import time\nend = time.process_time() + 0.4\nwhile time.process_time() < end: pass"
+    parent = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            f"import subprocess, sys, time\nsubprocess.run([sys.executable, '-c', {burn!r}])\n"
+            "print('reaped', flush=True)\ntime.sleep(30)",
+        ],
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert parent.stdout.readline().strip() == "reaped"
+        ran, _ = task_times.sched_seconds(parent.pid)
+        assert ran >= 0.4
+    finally:
+        parent.kill()
+        parent.wait()
