@@ -80,6 +80,7 @@ class Drill:
         self.net = Network(self.run_id)
         self.cluster: Cluster | None = None
         self.stream: Stream | None = None
+        self.store: Store | None = None
         self.results: list[Result] = []
         self.summary: dict = {}
         self.unrecovered = 0
@@ -281,6 +282,8 @@ class Drill:
             self.report_work()
             if self.opts.logs:
                 shutil.copytree(self.cluster.logs, self.opts.logs, dirs_exist_ok=True)
+            if self.store is not None:
+                self.store.close()
             self.cluster.stop_all()
         stopped = time.monotonic()
         left = self.net.destroy()
