@@ -243,7 +243,8 @@ class Drill:
         worker's tasks from its log (scripts/hosts/task_times.py), and the load average; also
         after an error or Ctrl-C."""
         assert self.cluster is not None
-        procs = self.cluster.procs
+        # A copy: after a Ctrl-C while the hosts start, a thread may still be adding one.
+        procs = dict(self.cluster.procs)
         now = {name: task_times.sched_seconds(p.pid) for name, p in procs.items() if p.alive()}
         since = {name: self.sched_at_start.get(p.pid, (0.0, 0.0)) for name, p in procs.items()}
         now_machine = task_times.machine_seconds()
@@ -279,7 +280,10 @@ class Drill:
             if failed:
                 for name, proc in self.cluster.procs.items():
                     print(f"--- {name} (last lines) ---\n{proc.log(1500)}", file=sys.stderr)
-            self.report_work()
+            try:
+                self.report_work()
+            except Exception as exc:  # noqa: BLE001 (a report must not keep the hosts up)
+                print(f"no work report: {exc!r}", file=sys.stderr)
             if self.opts.logs:
                 shutil.copytree(self.cluster.logs, self.opts.logs, dirs_exist_ok=True)
             if self.store is not None:

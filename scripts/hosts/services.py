@@ -371,7 +371,7 @@ class Cluster:
         and Celery's warm one waited for their requests and tasks: 10 s a tier)."""
         tiers = [("proxy", "web1", "web2"), ("dbw", "llmw", "llm"), ("redis", "pg2", "pg1")]
         named = {name for tier in tiers for name in tier}
-        for tier in [*tiers, tuple(n for n in self.procs if n not in named)]:
+        for tier in [*tiers, tuple(n for n in list(self.procs) if n not in named)]:
             procs = [self.procs[name] for name in tier if name in self.procs]
             for proc in procs:
                 proc.ask_to_stop(signal.SIGQUIT if proc.name in ("pg1", "pg2") else signal.SIGTERM)
