@@ -16,8 +16,8 @@ FINISHED = ("done", "skipped", "withheld")
 class Store:
     """The drill's reads of the primary, on one connection kept open (opened again after a failure,
     as after the primary's restart). A connection per read started a backend per read, twice a
-    second while a fault recovers: the primary's exited backends then came to 300 CPU seconds in
-    a 9-minute run on 2 cores (docs/measurements.md §20), taken from the hosts under test."""
+    second while a fault recovers, each building its caches over every partition it read: load on
+    the host under test that no client of the service puts there (docs/measurements.md §20)."""
 
     def __init__(self, url: str) -> None:
         self.url = url
