@@ -124,8 +124,8 @@ def sched_seconds(root: int) -> tuple[float, float]:
 
 def machine_seconds() -> tuple[float, float]:
     """(seconds every CPU of the machine was busy, the drill's own process's CPU seconds) so far:
-    what the hosts' live processes do not account for is the drill's clients, processes that have
-    exited (a PostgreSQL backend per closed connection, a restarted worker) and the kernel."""
+    beside the hosts' (sched_seconds), what is left is the kernel's and that of processes no host
+    reaped (a host killed by a fault is reaped by the drill)."""
     fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
     user, nice, system, _idle, _iowait, irq, softirq, steal = fields
     busy = (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
