@@ -247,23 +247,21 @@ class Drill:
         procs = dict(self.cluster.procs)
         now = {name: task_times.sched_seconds(p.pid) for name, p in procs.items() if p.alive()}
         since = {name: self.sched_at_start.get(p.pid, (0.0, 0.0)) for name, p in procs.items()}
-        now_machine = task_times.machine_seconds()
-        # Nothing to compare with when it stops before the stream began.
-        machine = [round(b - a, 1) for a, b in zip(self.machine_at_start, now_machine, strict=True)]
+        cpu = {n: now[n][0] - since[n][0] for n in now}
+        busy, mine = (b - a for a, b in zip(self.machine_at_start, task_times.machine_seconds(), strict=True))
+        streamed = self.streamed_at is not None  # before the stream began there is nothing to compare with
         work = {
             # Over the stream (from its start, or a host's restart, to now): seconds on a CPU, and
             # seconds runnable but waiting for one (the machine's other work, or the drill's own).
             "seconds": round(time.monotonic() - self.streamed_at, 1) if self.streamed_at else None,
-            "cpu_s": {n: round(now[n][0] - since[n][0], 1) for n in now},
+            "cpu_s": {n: round(seconds, 1) for n, seconds in cpu.items()},
             "cpu_wait_s": {n: round(now[n][1] - since[n][1], 1) for n in now},
             # The machine's busy CPU seconds and the drill process's own (its clients' threads):
             # the hosts' processes above are not all of it (task_times.machine_seconds).
-            "machine_busy_s": machine[0] if self.streamed_at else None,
-            "drill_process_cpu_s": machine[1] if self.streamed_at else None,
+            "machine_busy_s": round(busy, 1) if streamed else None,
+            "drill_process_cpu_s": round(mine, 1) if streamed else None,
             # Neither the hosts' processes nor the drill's: the kernel, processes reaped by none of them.
-            "other_cpu_s": round(machine[0] - machine[1] - sum(now[n][0] - since[n][0] for n in now), 1)
-            if self.streamed_at
-            else None,
+            "other_cpu_s": round(busy - mine - sum(cpu.values()), 1) if streamed else None,
             "db_worker_tasks": task_times.summary(procs["dbw"].log_since(0)) if "dbw" in procs else {},
             "db_concurrency": self.opts.db_concurrency,
             "load_average": [round(x, 1) for x in os.getloadavg()],
