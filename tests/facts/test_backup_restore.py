@@ -62,8 +62,8 @@ def _wait_until_alone(seconds: float = 10.0) -> None:
     """A restore on PostgreSQL refuses while another connection uses the database. An earlier
     test of this process may leave one: a thread's Django connection outlives the thread until
     the garbage collector breaks its reference cycles (two CI runs of 2026-11-29 failed so, once
-    in this file's PostgreSQL twin, once in test_backup_trust.py). Collect, then wait for the
-    server to see them go."""
+    in this file's PostgreSQL twin, once in test_backup_trust.py; autovacuum workers, which
+    looked the same, are no longer counted). Collect, then wait for the server to see them go."""
     gc.collect()
     deadline = time.monotonic() + seconds
     while (others := postgresql_backup.others_connected()) and time.monotonic() < deadline:

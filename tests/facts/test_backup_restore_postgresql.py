@@ -5,10 +5,13 @@ live database as it was, because it loads into a new database and swaps only at 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import os
+import time
 import uuid
+from collections.abc import Iterator
 
 import psycopg
 import pytest
@@ -170,6 +173,58 @@ def test_a_process_that_connects_during_the_restore_stops_it_before_the_swap(ali
             conn.close()
     assert _users() == ["bystander", "keeper"]
     assert _databases() == before
+
+
+def test_a_restore_goes_through_while_autovacuum_works_on_the_live_database(alice, tmp_path):
+    """Autovacuum workers show in pg_stat_activity under the database's name, without an
+    application or an address: the restore counted one as a connection to stop (a fresh-clone CI
+    run of 0be0e55 refused with two "unnamed (local socket)" ones), and no operator can stop it.
+    PostgreSQL itself ends an autovacuum worker that stands in the way of the rename."""
+    _seed(alice.tenant)
+    folder = _backup(tmp_path)
+    privacy.user_erase(user=MemoryUser.objects.get(external_id="victim"), actor=STAFF)
+    with _autovacuum_at_work():
+        out = _restore(folder)
+    assert "erasures made since then re-applied: 1 user" in out
+    assert _users() == ["bystander", "keeper"]
+
+
+@contextlib.contextmanager
+def _autovacuum_at_work() -> Iterator[None]:
+    """A table of dead rows that autovacuum takes seconds over (a cost delay per page), and the
+    launcher waking every second, until an autovacuum worker is seen on this database."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "CREATE TABLE autovacuum_bait (n int) WITH (autovacuum_vacuum_threshold = 0, "
+            "autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_cost_delay = 100, "
+            "autovacuum_vacuum_cost_limit = 1)"
+        )
+        cursor.execute("INSERT INTO autovacuum_bait SELECT generate_series(1, 100000)")
+        cursor.execute("DELETE FROM autovacuum_bait")
+        cursor.execute("ALTER SYSTEM SET autovacuum_naptime = 1")
+        cursor.execute("SELECT pg_reload_conf()")
+    try:
+        _wait_for_an_autovacuum_worker()
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("ALTER SYSTEM RESET autovacuum_naptime")
+            cursor.execute("SELECT pg_reload_conf()")
+            cursor.execute("DROP TABLE IF EXISTS autovacuum_bait")
+
+
+def _wait_for_an_autovacuum_worker(seconds: float = 30.0) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND backend_type = 'autovacuum worker'"
+            )
+            if cursor.fetchone()[0]:
+                return
+        time.sleep(0.2)
+    raise AssertionError(f"no autovacuum worker came to the test database in {seconds:.0f} s")
 
 
 def test_a_postgresql_journal_that_held_its_key_has_it_moved_out_once(settings):

@@ -100,11 +100,14 @@ def dump_to(target: Path) -> dict[str, int]:
 
 def others_connected() -> list[str]:
     """Who else is connected to this database: "application (address, pid)" per connection, so
-    an operator told to stop them knows which hosts and programs to look at."""
+    an operator told to stop them knows which hosts and programs to look at. The server's own
+    processes on it are not counted: an autovacuum worker (which the rename ends by itself) or
+    a query's parallel workers (their client is counted) are nothing an operator can stop."""
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT application_name, client_addr, pid FROM pg_stat_activity"
-            " WHERE datname = current_database() AND pid <> pg_backend_pid() ORDER BY pid"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            " AND backend_type IN ('client backend', 'walsender') ORDER BY pid"
         )
         rows = cursor.fetchall()
     return [f"{name or 'unnamed'} ({address or 'local socket'}, pid {pid})" for name, address, pid in rows]
