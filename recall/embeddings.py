@@ -50,9 +50,9 @@ def get_embedder() -> Embedder:
 
 def embedders_in_use() -> list[Embedder]:
     """The embedders a web process uses: the one recall serves and, when the consent classifier is
-    on, the one it reads messages with (the model its weights were trained on), each once. The
-    default model's int8 copy serves recall while the classifier reads with the float model
-    (docs/measurements.md §28): both are loaded before the first request."""
+    on, the one it reads messages with (the model its weights were trained on), each once. Both
+    are the default model's int8 copy unless recall is set to serve another (docs/measurements.md
+    §25): then both are loaded before the first request."""
     from facts import consent_model  # a floor below; imported here so a bare import stays light
 
     used = [get_embedder()]

@@ -3,7 +3,7 @@
     .venv/bin/python scripts/train_consent_model.py [--output FILE]
 
 Reads the labelled sets in tests/facts/ (tests/facts/consent_sets.py TRAINING), so it runs in a
-checkout only; embeds with the packaged all-MiniLM-L6-v2 model and downloads nothing. Writes
+checkout only; embeds with the packaged all-MiniLM-L6-v2 model's int8 copy and downloads nothing. Writes
 facts/consent_model.json, and the held-out scores the threshold was chosen on to
 tests/facts/consent_held_out.json (tests/facts/test_consent_model.py checks the threshold follows
 from them and refits one fold to check they are what the cross-validation gives), and prints each
@@ -12,6 +12,10 @@ set's held-out precision and recall.
 Deterministic: the data are read in a fixed order, the embedding model is the packaged one,
 and the logistic regression is fitted by Newton's method from zeros (no random start, no
 sampling), so a fresh run gives the checked-in weights (tests/facts/test_consent_model.py).
+
+Beside the sets, pieces of ordinary conversation are negatives (tests/facts/consent_ordinary_pieces.json,
+from LongMemEval's histories: scripts/mine_consent_negatives.py): a model trained on requests and
+look-alikes alone flagged about one ordinary message in a hundred (docs/measurements.md §25).
 
 The labels are per message, the scores per piece (facts/consent_model.pieces): every piece
 of a look-alike is a negative; of a request, the piece that reads most like one is its
@@ -40,8 +44,14 @@ if str(ROOT) not in sys.path:  # run as a script: the repository's packages
 
 from facts import consent  # noqa: E402
 from facts.consent_model import WEIGHTS_FILE, Model, features, pieces  # noqa: E402
+from recall.embedders import INT8_MODEL_NAME  # noqa: E402
 
 HELD_OUT_FILE = ROOT / "tests" / "facts" / "consent_held_out.json"
+ORDINARY_FILE = ROOT / "tests" / "facts" / "consent_ordinary_pieces.json"
+# The model recall serves by default (its int8 copy), so a web process loads one model, not two.
+EMBEDDING_MODEL = INT8_MODEL_NAME
+# Folds of the ordinary pieces: the threshold must flag none of any fold held out.
+ORDINARY_FOLDS = 4
 
 # L2 penalty on the weights (not the bias), chosen by the same cross-validation (docs/measurements.md).
 PENALTY = 1.0
@@ -65,8 +75,10 @@ class Message:
 Embed = Callable[[list[str]], np.ndarray]
 
 
-def labelled() -> list[Message]:
-    """The training sets (tests/facts/consent_sets.py TRAINING), in a fixed order."""
+def labelled(ordinary: bool = True) -> list[Message]:
+    """The training sets (tests/facts/consent_sets.py TRAINING), in a fixed order, then the
+    pieces of ordinary conversation (scripts/mine_consent_negatives.py) dealt into
+    ORDINARY_FOLDS sets of their own, so each is scored by a model trained without it."""
     from tests.facts.consent_sets import LABELLED, TRAINING
 
     out: list[Message] = []
@@ -74,6 +86,10 @@ def labelled() -> list[Message]:
         positives, negatives = LABELLED[group]
         out.extend(Message(text, True, group) for text, _ in positives)
         out.extend(Message(text, False, group) for text in negatives)
+    if ordinary:
+        talk = json.loads(ORDINARY_FILE.read_text())  # hardest first: every fold gets its share
+        for fold in range(ORDINARY_FOLDS):
+            out.extend(Message(text, False, f"ordinary{fold + 1}") for text in talk[fold::ORDINARY_FOLDS])
     return out
 
 
@@ -189,7 +205,8 @@ def as_read(table: PieceTable, scores: np.ndarray) -> np.ndarray:
 
 def choose_threshold(table: PieceTable, scores: np.ndarray) -> float:
     """The lowest threshold at which rules OR classifier keep TARGET_PRECISION on every set
-    (on a set where the rules alone fall below it, the precision the rules have)."""
+    (on a set where the rules alone fall below it, the precision the rules have). The ordinary
+    folds hold no request, so there that means flagging none of their pieces."""
     rules = np.asarray([consent.detect(m.text) is not None for m in table.messages])
     floors = {g: min(TARGET_PRECISION, f["precision"]) for g, f in per_group(table, rules).items()}
     for threshold in THRESHOLD_GRID:
@@ -250,6 +267,10 @@ def report(model: Model, table: PieceTable, held_out: np.ndarray) -> list[str]:
     figures = (per_group(table, rules), per_group(table, classifier), per_group(table, rules | classifier))
     lines = ["held-out (each set scored by a model trained without it): rules | classifier | either"]
     for group in figures[0]:
+        if group.startswith("ordinary"):  # no request in it: how many pieces each reader flags
+            count = sum(1 for m in table.messages if m.group == group)
+            lines.append(f"  {group:9} flagged of {count}: " + "  ".join(str(f[group]["fp"]) for f in figures))
+            continue
         lines.append(
             f"  {group:7} " + "  ".join(f"P {f[group]['precision']:.3f} R {f[group]['recall']:.3f}" for f in figures)
         )
@@ -264,9 +285,9 @@ def main() -> None:
     import django
 
     django.setup()
-    from recall.embeddings import LOCAL_MODEL_NAME, embedder_for
+    from recall.embeddings import embedder_for
 
-    model, table, held_out = train(embedder_for(LOCAL_MODEL_NAME).embed, LOCAL_MODEL_NAME)
+    model, table, held_out = train(embedder_for(EMBEDDING_MODEL).embed, EMBEDDING_MODEL)
     Path(output).write_text(json.dumps(to_json(model), indent=0) + "\n")
     if output == str(WEIGHTS_FILE):
         HELD_OUT_FILE.write_text(json.dumps(held_out_json(table, held_out)) + "\n")

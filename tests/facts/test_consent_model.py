@@ -1,9 +1,10 @@
 """The consent classifier beside the rules (facts/consent_model.py, issue 37), on the real
 packaged embedding model.
 
-Its training data are the first, third, fresh, fourth, fifth, sixth, seventh and eighth sets and
-the extra phrasings (tests/facts/consent_extra_phrases.py; tests/facts/consent_sets.py TRAINING),
-so its figures on them are in-sample: floors that catch a model or a piece split that stops
+Its training data are the first, third, fresh, fourth, fifth, sixth, seventh and eighth sets,
+the extra phrasings (tests/facts/consent_extra_phrases.py; tests/facts/consent_sets.py TRAINING)
+and 1,500 pieces of ordinary conversation (tests/facts/consent_ordinary_pieces.json), so its
+figures on them are in-sample: floors that catch a model or a piece split that stops
 reading, not a measure of how it generalises.
 That measure is the leave-one-set-out figures `scripts/train_consent_model.py` prints and the
 seventh set, written blind and never trained on, scored once after the weights were frozen
@@ -31,9 +32,11 @@ import pytest
 
 from facts import consent, consent_model
 from facts.consent_model import CLASSIFIER, MAX_PIECES, load_model, pieces
-from recall.embeddings import LOCAL_MODEL_NAME, EmbedderError, embedder_for
+from recall.embeddings import EmbedderError, embedder_for
 from scripts.train_consent_model import (
+    EMBEDDING_MODEL,
     HELD_OUT_FILE,
+    ORDINARY_FILE,
     PieceTable,
     final_model,
     held_out_from,
@@ -53,15 +56,21 @@ pytestmark = pytest.mark.no_database
 # for the seventh set (2026-11-28; the classifier unchanged), less one phrasing; the fifth,
 # sixth, seventh and eighth floors were raised to what they reach after the rules' fixes for the
 # eighth set and the retraining with the seventh and eighth (threshold 0.87), less one phrasing.
+# Every floor below was set again (2026-11-29) when the classifier was retrained with pieces of
+# ordinary conversation among its negatives, on the int8 model recall serves (threshold 0.96;
+# docs/measurements.md §25): recall on the labelled sets fell 0.01-0.09 where the classifier had
+# added it, and it stopped flagging ordinary talk (0 of LoCoMo's 2,760 turns against 7). Each is
+# the figure reached then, less one request (and, for precision, plus one look-alike); the
+# comments keep the history.
 SETS = (
     ("first", *LABELLED["first"], 256 / 257, None),
     ("third", *LABELLED["third"], 49 / 50, None),
     ("fresh", *LABELLED["fresh"], 39 / 40, None),
     # (The fourth raised once the rules read the ninth and tenth sets' forms, less one phrasing.)
-    ("fourth", *LABELLED["fourth"], 93 / 101, None),
-    ("fifth", *LABELLED["fifth"], 89 / 98, None),
-    ("extra", *LABELLED["extra"], 57 / 67, None),
-    ("sixth", *LABELLED["sixth"], 101 / 115, None),
+    ("fourth", *LABELLED["fourth"], 88 / 101, None),
+    ("fifth", *LABELLED["fifth"], 84 / 98, None),
+    ("extra", *LABELLED["extra"], 51 / 67, None),
+    ("sixth", *LABELLED["sixth"], 95 / 115, None),
     # Written blind, never trained on, scored once after the weights were frozen: rules
     # P 0.950 / R 0.589 (4 look-alikes), classifier alone P 0.966 / R 0.667, either P 0.940 /
     # R 0.845 (109 of 129, 7 look-alikes of 147): below the issue's aim on both. The rules were
@@ -69,7 +78,7 @@ SETS = (
     # R 0.698 (0 look-alikes), classifier unchanged, either P 0.976 / R 0.930 (120 of 129, the
     # classifier's 3 look-alikes of 147). Rules fixed for the eighth and the classifier trained on
     # both: rules P 1.000 / R 0.729, either P 0.992 / R 0.961 (124 of 129, 1 look-alike).
-    ("seventh (in-sample)", *LABELLED["seventh"], 123 / 129, 123 / 125),
+    ("seventh (in-sample)", *LABELLED["seventh"], 116 / 129, 116 / 117),
     # Written blind, seen by neither the classifier nor the rules' author, scored once after both
     # were committed (f9103ab): rules P 0.970 / R 0.662 (3 look-alikes), classifier alone
     # P 0.989 / R 0.641, either P 0.968 / R 0.834 (121 of 145, 4 look-alikes of 184). The rules
@@ -86,7 +95,7 @@ SETS = (
     # P 1.000 / R 0.759, either P 1.000 / R 0.911 (174 of 191, no look-alike).
     # The rules then read the ninth and tenth sets' misses by form (tests/facts/test_consent_tenth_fixes.py):
     # rules P 1.000 / R 0.859, either P 1.000 / R 1.000 (191 of 191, no look-alike).
-    ("ninth (in-sample)", *LABELLED["ninth"], 190 / 191, 190 / 191),
+    ("ninth (in-sample)", *LABELLED["ninth"], 187 / 191, 187 / 188),
     # Held out: written blind (fa2a827), scored once at c948131 (the rules and weights the ninth
     # was scored on, and leave to remember read more widely): rules P 1.000 / R 0.699, classifier
     # alone P 0.992 / R 0.656, either P 0.994 / R 0.828 (154 of 186, 1 look-alike of 199). 22 of
@@ -96,7 +105,7 @@ SETS = (
     # of 186, the classifier's 1 look-alike). The next blind measure is an eleventh set.
     # After the fixes by form: rules P 1.000 / R 0.876, either P 1.000 / R 1.000 (186 of 186; the
     # classifier's look-alike is leave to remember, no longer sent to it).
-    ("tenth (in-sample)", *LABELLED["tenth"], 185 / 186, 185 / 186),
+    ("tenth (in-sample)", *LABELLED["tenth"], 180 / 186, 180 / 182),
     # Held out: written blind (801847b), scored once on it (the rules of e24af92, the weights of
     # c8311bc): rules P 0.987 / R 0.731 (2 look-alikes), classifier alone P 1.000 / R 0.577, either
     # P 0.989 / R 0.875 (182 of 208, 2 look-alikes of 227); 9 of the 26 misses in French, Italian,
@@ -104,18 +113,18 @@ SETS = (
     # (tests/facts/test_consent_eleventh_fixes.py, Dutch added), so it is in-sample for the rules
     # now: rules P 1.000 / R 0.865, either P 1.000 / R 1.000 (208 of 208, no look-alike, every kind
     # right). Never trained on.
-    ("eleventh (in-sample)", *LABELLED["eleventh"], 207 / 208, 207 / 208),
+    ("eleventh (in-sample)", *LABELLED["eleventh"], 200 / 208, 200 / 201),
     # Held out: written blind (760dd3f), scored once: product P 0.926 / R 0.806 (39 requests
     # missed, 13 look-alikes), rules P 0.955 / R 0.632. The rules were then fixed on it by form
     # (tests/facts/test_consent_twelfth_fixes.py: labels, conditions, metaphors, terse chat, undoing a
     # memory), so it is in-sample for the rules now: rules P 0.974 / R 0.731 (147 of 201, 4
     # look-alikes), either P 0.943 / R 0.900 (181 of 201, 11 look-alikes of 252). Never trained on.
-    ("twelfth (in-sample)", *LABELLED["twelfth"], 180 / 201, 180 / 192),
+    ("twelfth (in-sample)", *LABELLED["twelfth"], 171 / 201, 171 / 178),
     # Held out: written blind (e435e06), scored once at aec3abe: product P 0.992 / R 0.787 (118 of
     # 150, 1 look-alike of 149), rules P 0.989 / R 0.620. Then the same fixes by form: rules
     # P 0.992 / R 0.800 (120 of 150, 1 look-alike), either P 0.993 / R 0.947 (142 of 150, 1
     # look-alike of 149). Never trained on.
-    ("thirteenth (in-sample)", *LABELLED["thirteenth"], 141 / 150, 141 / 142),
+    ("thirteenth (in-sample)", *LABELLED["thirteenth"], 132 / 150, 132 / 134),
 )
 
 
@@ -143,7 +152,7 @@ class _Batched:
     one message at a time cost 41 s on one worker. A text not in it is embedded when asked."""
 
     def __init__(self, texts: list[str]) -> None:
-        self._model = embedder_for(LOCAL_MODEL_NAME)
+        self._model = embedder_for(EMBEDDING_MODEL)
         distinct = list(dict.fromkeys(texts))
         self._vectors = dict(zip(distinct, self._model.embed(distinct), strict=True))
 
@@ -158,7 +167,8 @@ class _Batched:
 def batched():
     """Every piece the classifier scores in every set, and the whole messages training reads."""
     texts = []
-    for positives, negatives in LABELLED.values():
+    ordinary = json.loads(ORDINARY_FILE.read_text())
+    for positives, negatives in [*LABELLED.values(), ([], ordinary)]:
         for message in [text for text, _ in positives] + list(negatives):
             found = pieces(message) or [" "]
             texts.extend(found)
@@ -211,7 +221,8 @@ def test_a_request_only_the_classifier_finds_is_of_the_right_kind_and_never_dele
     # 138 flags, 124 of the right kind, when the weights were frozen (153a84e), the seventh set
     # included; 133, 120 of the right kind, once the rules read the seventh set's clear forms;
     # 129 once they read the eighth's; 133 once the classifier was trained on both (threshold 0.87).
-    assert len(only) >= 130 and right / len(only) >= 0.85, only
+    # 180, 166 of the right kind, once it was trained with ordinary conversation (threshold 0.96).
+    assert len(only) >= 175 and right / len(only) >= 0.85, only
 
 
 def test_the_kind_comes_from_the_sentence_that_asks_not_from_a_pointer_back_elsewhere():
@@ -258,7 +269,7 @@ def test_the_checked_in_weights_are_what_a_fresh_training_run_gives(table):
     The final fit is redone whole; the threshold is chosen again, with today's rules, from the
     stored held-out scores, which the next test checks against one refitted fold."""
     held_out = held_out_from(json.loads(HELD_OUT_FILE.read_text()), table)
-    fresh = to_json(final_model(table, held_out, LOCAL_MODEL_NAME))
+    fresh = to_json(final_model(table, held_out, EMBEDDING_MODEL))
     stored = to_json(load_model())
     assert fresh["threshold"] == stored["threshold"]
     assert fresh["embedding_model"] == stored["embedding_model"]
@@ -267,7 +278,7 @@ def test_the_checked_in_weights_are_what_a_fresh_training_run_gives(table):
 
 
 def test_the_stored_held_out_scores_are_what_the_cross_validation_gives(table):
-    """One fold of the leave-one-set-out refitted (the newest set, scored by a model trained on all
+    """One fold of the leave-one-set-out refitted (the last one, scored by a model trained on all
     the others): the eleven fits of a whole run cost two minutes, and any change to any set or to
     the features moves every fold's fit, this one's too."""
     stored = held_out_from(json.loads(HELD_OUT_FILE.read_text()), table)

@@ -177,12 +177,13 @@ def test_batches_keep_each_text_once_longest_first_within_the_size():
 
 
 def test_a_web_process_loads_the_consent_classifiers_model_beside_recalls(settings):
-    """The classifier reads with the float model its weights were trained on, recall serves the int8
-    copy by default: both are loaded before the first request (gunicorn.conf.py)."""
+    """The classifier reads with the model its weights were trained on, the int8 copy recall serves
+    by default: one model then; recall on another model loads both before the first request
+    (gunicorn.conf.py)."""
     settings.MEMORY_EMBEDDING_LOCAL_MODEL = INT8_MODEL_NAME
     settings.MEMORY_CONSENT_CLASSIFIER = True
-    assert [e.model_name for e in embedders_in_use()] == [INT8_MODEL_NAME, LocalEmbedder.model_name]
-    settings.MEMORY_CONSENT_CLASSIFIER = False
     assert [e.model_name for e in embedders_in_use()] == [INT8_MODEL_NAME]
-    settings.MEMORY_EMBEDDING_LOCAL_MODEL, settings.MEMORY_CONSENT_CLASSIFIER = LocalEmbedder.model_name, True
+    settings.MEMORY_EMBEDDING_LOCAL_MODEL = LocalEmbedder.model_name
+    assert [e.model_name for e in embedders_in_use()] == [LocalEmbedder.model_name, INT8_MODEL_NAME]
+    settings.MEMORY_CONSENT_CLASSIFIER = False
     assert [e.model_name for e in embedders_in_use()] == [LocalEmbedder.model_name]
