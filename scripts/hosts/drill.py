@@ -32,6 +32,7 @@ from faults import FAULTS, Faults, share  # noqa: E402
 from layout import bring_up, make_network  # noqa: E402
 from load import Api, Stream  # noqa: E402
 from netns import Network  # noqa: E402
+from pg_work import PrimaryWork  # noqa: E402
 from plan import build_plan, default_data  # noqa: E402
 from procs import wait_for  # noqa: E402
 from services import ROOT, Cluster, addr  # noqa: E402
@@ -88,6 +89,7 @@ class Drill:
         self.streamed_at: float | None = None
         self.sched_at_start: dict[int, tuple[float, float]] = {}  # pid -> sched_seconds
         self.machine_at_start = (0.0, 0.0)  # task_times.machine_seconds
+        self.primary_work: PrimaryWork | None = None  # the primary's CPU by kind of process
 
     def say(self, message: str) -> None:
         stamp = f"{self.stream.now():6.1f}" if self.stream else "   -  "
@@ -166,6 +168,8 @@ class Drill:
         self.streamed_at = time.monotonic()
         self.sched_at_start = {p.pid: task_times.sched_seconds(p.pid) for p in self.cluster.procs.values()}
         self.machine_at_start = task_times.machine_seconds()
+        self.primary_work = PrimaryWork(self.cluster.procs["pg1"].pid)
+        self.primary_work.start()
         self.searches_at_start = self.cluster.vector_searches() if self.replicas else {}
         self.say(
             f"streaming {len(plan)} turns at {self.opts.turn_rate}/s, recalls at {self.opts.recall_rate}/s; "
@@ -262,12 +266,21 @@ class Drill:
             "drill_process_cpu_s": round(mine, 1) if streamed else None,
             # Neither the hosts' processes nor the drill's: the kernel, processes reaped by none of them.
             "other_cpu_s": round(busy - mine - sum(cpu.values()), 1) if streamed else None,
+            # The primary's share by kind of process (each client host's connections, the WAL
+            # sender, autovacuum, ...): until a restart of the primary, if a fault made one.
+            "primary_cpu_by_kind_s": self._primary_by_kind(),
             "db_worker_tasks": task_times.summary(procs["dbw"].log_since(0)) if "dbw" in procs else {},
             "db_concurrency": self.opts.db_concurrency,
             "load_average": [round(x, 1) for x in os.getloadavg()],
         }
         self.summary["work"] = work
         self.say(f"work: {json.dumps(work)}")
+
+    def _primary_by_kind(self) -> dict[str, float]:
+        if self.primary_work is None:
+            return {}
+        self.primary_work.stop()
+        return self.primary_work.seconds()
 
     # --- tearing down -----------------------------------------------------------------------------
     def teardown(self, failed: bool) -> None:
