@@ -22,6 +22,24 @@ def wait_for(predicate: Callable[[], object], timeout: float, what: str, interva
     raise TimeoutError(f"timed out after {timeout:.0f} s waiting for {what}")
 
 
+def wait_while_draining(left: Callable[[], int | None], stall: float, cap: float, interval: float = 0.5) -> bool:
+    """Wait until `left()` is 0 (None: cannot tell now). A backlog that shrinks is waited for
+    up to `cap` seconds; one that has not shrunk for `stall` seconds is given up on. True if it
+    drained. A turn queued behind others is late, not lost: this tells the two apart."""
+    began = shrank_at = time.monotonic()
+    fewest: int | None = None
+    while True:
+        now_left = left()
+        if now_left == 0:
+            return True
+        now = time.monotonic()
+        if now_left is not None and (fewest is None or now_left < fewest):
+            fewest, shrank_at = now_left, now
+        if now - shrank_at > stall or now - began > cap:
+            return False
+        time.sleep(interval)
+
+
 class Proc:
     def __init__(self, name: str, args: list[str], *, env: dict, log_dir: Path, cwd: Path) -> None:
         self.name, self.args, self.env, self.cwd = name, args, env, cwd
