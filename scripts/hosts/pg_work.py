@@ -65,18 +65,18 @@ class PrimaryWork(threading.Thread):
         super().__init__(daemon=True, name="primary-work")
         self.root = root
         self.hosts = {addr(name): name for name in HOSTS}
-        self._stop = threading.Event()
+        self._stopping = threading.Event()
         self._base: dict[int, int] = {}  # ticks a process had when first seen at the start
         self._last: dict[int, tuple[str, int]] = {}  # pid -> (kind, ticks at its last sample)
         self._reaped_at_start = reaped_ticks(root)
         self._sample(first=True)
 
     def run(self) -> None:
-        while not self._stop.wait(PERIOD):
+        while not self._stopping.wait(PERIOD):
             self._sample()
 
     def stop(self) -> None:
-        self._stop.set()
+        self._stopping.set()
         if self.is_alive():
             self.join(timeout=5)
         self._sample()

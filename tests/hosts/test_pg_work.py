@@ -62,3 +62,14 @@ def _wait_until_reaped(postmaster: int, before: int, seconds: float = 5.0) -> No
     deadline = time.monotonic() + seconds
     while pg_work.reaped_ticks(postmaster) == before and time.monotonic() < deadline:
         time.sleep(0.05)
+
+
+def test_the_sampling_thread_starts_samples_and_stops():
+    with private_postgres("pg-work-") as server, psycopg.connect(server.get_uri()) as busy:
+        work = pg_work.PrimaryWork(server.get_pid())
+        work.start()
+        busy.execute(BUSY)
+        time.sleep(pg_work.PERIOD * 1.5)
+        work.stop()
+        assert not work.is_alive()
+        assert work.seconds()["clients: local socket"] >= 0.3
