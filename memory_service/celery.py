@@ -21,7 +21,25 @@ __all__ = ["USERS_HEADER", "about_users", "app", "consumes"]
 
 app = Celery("memory_service")
 app.config_from_object("django.conf:settings", namespace="CELERY")
+# Celery's Django fixup closes every database connection before and after each task unless this
+# is set: on PostgreSQL a new server process per task, whose catalog caches for the partitioned
+# tables cost the primary about 70 ms of CPU each, most of its CPU in the many-hosts drill
+# (docs/measurements.md §20, "Where the primary's CPU went"). It never closes them here; the
+# handler below closes them as Django does around a web request instead.
+app.conf["CELERY_DB_REUSE_MAX"] = sys.maxsize
 app.autodiscover_tasks()
+
+
+@signals.task_prerun.connect(dispatch_uid="memory_service.old_connections_before_task")
+@signals.task_postrun.connect(dispatch_uid="memory_service.old_connections_after_task")
+def _close_old_connections(sender: Any = None, **kwargs: Any) -> None:
+    """Close a connection that broke (the primary restarted) or outlived DATABASE_CONN_MAX_AGE;
+    keep the others for the next task. Not for a task run eagerly inside a request or a test."""
+    if getattr(getattr(sender, "request", None), "is_eager", False):
+        return
+    from django.db import close_old_connections
+
+    close_old_connections()
 
 
 # Celery's Django fixup runs the system checks when a worker starts but ignores what they

@@ -16,6 +16,8 @@ from tests.integration.stack import ROOT, Http, Proc, clean_env, manage, start_r
 from tests.migrated import migrate
 
 VISIBILITY_TIMEOUT = 4  # seconds before Redis hands an unacknowledged task to another worker
+DB_WORKER_APP = "integration-db-worker"
+DB_WORKER_PROCESSES = 2
 
 
 @dataclass
@@ -27,6 +29,7 @@ class Stack:
     llm_dir: Path
     llm_worker: Proc
     db_worker: Proc
+    db_url: str
     procs: list[Proc] = field(default_factory=list)
 
     def start_llm_worker(self, name: str) -> Proc:
@@ -51,7 +54,9 @@ def stack(tmp_path_factory):
         key = re.search(r"^api_key=(\S+)$", manage(["create_tenant", "integration"], db_env), re.MULTILINE).group(1)
 
         # The database host: the db-queue worker (it has no LLM key: it never calls the model).
-        db_worker = start_worker("db", "db", cwd=ROOT, env=db_env, log_dir=tmp, concurrency=2)
+        # Named on the server (libpq's PGAPPNAME), so a test can tell its connections apart.
+        worker_env = {**db_env, "PGAPPNAME": DB_WORKER_APP}
+        db_worker = start_worker("db", "db", cwd=ROOT, env=worker_env, log_dir=tmp, concurrency=DB_WORKER_PROCESSES)
         procs.append(db_worker)
         # "Another machine": its own working directory, no DATABASE_URL, an empty var folder.
         # No CELERY_SKIP_CHECKS: start-up checks must leave a host without a database alone.
@@ -77,6 +82,7 @@ def stack(tmp_path_factory):
             llm_dir=llm_dir,
             llm_worker=llm_worker,
             db_worker=db_worker,
+            db_url=db_env["DATABASE_URL"],
             procs=procs,
         )
     finally:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import time
 
+import psycopg
 import pytest
 
 from bench.scripted_llm import rules_responder
-from tests.integration.conftest import VISIBILITY_TIMEOUT
+from tests.integration.conftest import DB_WORKER_APP, DB_WORKER_PROCESSES, VISIBILITY_TIMEOUT
 from tests.integration.stack import wait_for
 
 pytestmark = pytest.mark.integration
@@ -69,6 +70,46 @@ def test_turns_posted_over_http_come_out_as_facts_with_llm_calls_on_a_worker_wit
     assert not list(stack.llm_dir.rglob("*.sqlite3*"))
     log = stack.llm_worker.log()
     assert "Task facts.call_extractor[" in log and "Task facts.apply_extraction[" not in log
+
+
+def test_the_db_worker_keeps_its_database_connections_from_task_to_task(stack):
+    """Celery's Django fixup closes every connection around each task unless told not to: on
+    PostgreSQL a new server process per task, most of the primary's CPU in the many-hosts drill
+    (docs/measurements.md §20). The worker keeps them, as a web thread does: while 8 turns go
+    through, it opens at most one connection per pool process (6 or more seen before)."""
+    if not stack.db_url.startswith("postgres"):
+        pytest.skip("reads the server's connections (pg_stat_activity); SQLite has no server")
+    tasks_before = stack.db_worker.log().count("succeeded in")
+    turns = [(f"c{i}", f"I keep a notebook about topic number {i}.") for i in range(8)]
+    opened: set[int] = set()
+    with psycopg.connect(stack.db_url, autocommit=True) as conn:
+        began = conn.execute("SELECT clock_timestamp()").fetchone()[0]
+        for turn_id, text in turns:
+            body = {"session_id": "s1", "turn_id": turn_id, "user_input": text}
+            status, answer = stack.http.post("/users/cora/turns", body)
+            assert status == 202, answer
+        for turn_id, _ in turns:
+            while not _finished(stack, "cora", turn_id):
+                opened |= _worker_connections_since(conn, began)
+                time.sleep(0.02)
+        opened |= _worker_connections_since(conn, began)
+    assert stack.db_worker.log().count("succeeded in") - tasks_before >= len(turns)  # an apply per turn, and more
+    assert len(opened) <= DB_WORKER_PROCESSES, opened
+
+
+def _finished(stack, user_id: str, turn_id: str) -> bool:
+    status, body = stack.http.get(f"/users/{user_id}/turns/{turn_id}")
+    return status == 200 and body["status"] in FINISHED
+
+
+def _worker_connections_since(conn: psycopg.Connection, began: object) -> set[int]:
+    """The server processes of the db worker's connections opened after `began`."""
+    rows = conn.execute(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = %s"
+        " AND backend_start > %s",
+        [DB_WORKER_APP, began],
+    )
+    return {pid for (pid,) in rows}
 
 
 def test_a_worker_killed_in_the_middle_of_a_turn_is_replaced_and_the_turn_completes_once(stack):
