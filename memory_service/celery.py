@@ -133,6 +133,7 @@ def _load_model_before_fork(sender: object = None, **kwargs: Any) -> None:
     from celery.concurrency import get_implementation
     from celery.concurrency.prefork import TaskPool
     from django.conf import settings
+    from django.db import connections
 
     queues = set(app.amqp.queues.consume_from)
     if not queues & {settings.MEMORY_QUEUE_DB, settings.MEMORY_QUEUE_EMBED}:
@@ -140,6 +141,9 @@ def _load_model_before_fork(sender: object = None, **kwargs: Any) -> None:
         # which such a worker may not have (another machine, no DATABASE_URL).
         return
     embedder = _worker_embedder(queues)
+    # Which model is live came from the store: the master closes that connection again, or it
+    # would stay open, idle, for the worker's life and cross the fork (see above).
+    connections.close_all()
     pool = get_implementation(getattr(sender, "pool_cls", None) or app.conf.worker_pool)
     if embedder.provider == "local" and issubclass(pool, TaskPool):
         embedder.load_before_fork()

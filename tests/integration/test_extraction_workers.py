@@ -93,8 +93,11 @@ def test_the_db_worker_keeps_its_database_connections_from_task_to_task(stack):
                 opened |= _worker_connections_since(conn, began)
                 time.sleep(0.02)
         opened |= _worker_connections_since(conn, began)
+        # And no more than that in all: the worker's master closed the one it read the live model on.
+        held = _worker_connections_since(conn, None)
     assert stack.db_worker.log().count("succeeded in") - tasks_before >= len(turns)  # an apply per turn, and more
     assert len(opened) <= DB_WORKER_PROCESSES, opened
+    assert len(held) <= DB_WORKER_PROCESSES, held
 
 
 def _finished(stack, user_id: str, turn_id: str) -> bool:
@@ -103,10 +106,10 @@ def _finished(stack, user_id: str, turn_id: str) -> bool:
 
 
 def _worker_connections_since(conn: psycopg.Connection, began: object) -> set[int]:
-    """The server processes of the db worker's connections opened after `began`."""
+    """The server processes of the db worker's connections opened after `began` (None: all)."""
     rows = conn.execute(
         "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = %s"
-        " AND backend_start > %s",
+        " AND backend_start > coalesce(%s, '-infinity'::timestamptz)",
         [DB_WORKER_APP, began],
     )
     return {pid for (pid,) in rows}
