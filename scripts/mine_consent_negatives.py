@@ -69,6 +69,10 @@ def main() -> None:
     parser.add_argument("--messages", type=int, default=4000, help="distinct user messages to read")
     parser.add_argument("--keep", type=int, default=1500, help="pieces to keep")
     args = parser.parse_args()
+    if not Path(args.data).is_file():
+        parser.error(
+            f"{args.data} not found: pass --data with the path of LongMemEval-S dev (longmemeval_s_dev.jsonl.gz)"
+        )
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memory_service.settings")
     import django
 

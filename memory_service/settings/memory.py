@@ -31,7 +31,7 @@ MEMORY_VALUE_JSON_MAX_BYTES = env.int("MEMORY_VALUE_JSON_MAX_BYTES", default=16_
 MEMORY_LIST_MAX_BYTES = env.int("MEMORY_LIST_MAX_BYTES", default=1_048_576, minimum=65_536)
 MEMORY_MAX_TURN_CHARS = env.int("MEMORY_MAX_TURN_CHARS", default=20_000, minimum=1)
 # "Don't remember this": the rules, OR (when on) a classifier on the local MiniLM model that reads
-# the phrasings they miss (facts/consent_model.py; ~10 ms more per turn POST). Trained with
+# the phrasings they miss (facts/consent_model.py; ~5 ms more CPU per turn POST). Trained with
 # ordinary conversation among its negatives, it flagged none of 2,760 + 19,085 ordinary messages
 # it never saw (docs/design.md §13, "Ordinary conversation").
 MEMORY_CONSENT_CLASSIFIER = env.bool("MEMORY_CONSENT_CLASSIFIER", default=True)
