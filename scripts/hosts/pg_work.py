@@ -18,22 +18,12 @@ from collections import defaultdict
 from pathlib import Path
 
 from services import HOSTS, addr
-from task_times import host_processes
+from task_times import host_processes, stat_ticks
 
 PERIOD = 1.0
 _TICK = os.sysconf("SC_CLK_TCK")
 # A client backend's title: user, database, the client's address (or [local]), what it does.
 _CLIENT = re.compile(r"^postgres: \S+ \S+ (?P<address>\d+\.\d+\.\d+\.\d+|\[local\])")
-
-
-def _ticks(pid: int) -> tuple[int, int] | None:
-    """(its own CPU ticks, the ticks of its children it reaped) of one process, None once gone."""
-    try:
-        # After the name: ... utime(11) stime(12) cutime(13) cstime(14)
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    return int(fields[11]) + int(fields[12]), int(fields[13]) + int(fields[14])
 
 
 def _title(pid: int) -> str:
@@ -83,7 +73,7 @@ class PrimaryWork(threading.Thread):
 
     def _sample(self, first: bool = False) -> None:
         for pid in host_processes(self.root):
-            ticks = _ticks(pid)
+            ticks = stat_ticks(pid)
             if ticks is None:
                 continue
             if pid in self._last:
@@ -115,4 +105,4 @@ class PrimaryWork(threading.Thread):
 
 def reaped_ticks(root: int) -> int:
     """The CPU ticks of exited children the host's live processes have reaped so far."""
-    return sum((_ticks(pid) or (0, 0))[1] for pid in host_processes(root))
+    return sum((stat_ticks(pid) or (0, 0))[1] for pid in host_processes(root))

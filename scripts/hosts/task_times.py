@@ -108,18 +108,27 @@ def sched_seconds(root: int) -> tuple[float, float]:
     cutime and cstime. What a task's time is beyond both is sleeping: on the network, the disk,
     a lock, another process's answer."""
     ran = waited = 0
-    reaped_ticks = 0
+    reaped = 0
     for pid in host_processes(root):
         try:
             for thread in Path(f"/proc/{pid}/task").iterdir():
                 on_cpu, on_queue, _ = (thread / "schedstat").read_text().split()
                 ran, waited = ran + int(on_cpu), waited + int(on_queue)
-            # After the name: ... utime(11) stime(12) cutime(13) cstime(14)
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            reaped_ticks += int(fields[13]) + int(fields[14])
         except (OSError, ValueError):
             continue  # gone meanwhile
-    return ran / 1e9 + reaped_ticks / os.sysconf("SC_CLK_TCK"), waited / 1e9
+        reaped += (stat_ticks(pid) or (0, 0))[1]
+    return ran / 1e9 + reaped / os.sysconf("SC_CLK_TCK"), waited / 1e9
+
+
+def stat_ticks(pid: int) -> tuple[int, int] | None:
+    """(its own CPU ticks, the ticks of the exited children it reaped) of one process, from
+    /proc/<pid>/stat; None once it is gone."""
+    try:
+        # After the name: ... utime(11) stime(12) cutime(13) cstime(14)
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return int(fields[11]) + int(fields[12]), int(fields[13]) + int(fields[14])
 
 
 def machine_seconds() -> tuple[float, float]:

@@ -9,7 +9,6 @@ import contextlib
 import hashlib
 import hmac
 import os
-import time
 import uuid
 from collections.abc import Iterator
 
@@ -36,6 +35,7 @@ from tests.facts.test_backup_restore import (
     withdraw_a_turn_after_a_backup_then_restore,
 )
 from tests.facts.test_backup_trust import _confirms, _edit_manifest, _users
+from tests.integration.stack import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -204,7 +204,7 @@ def _autovacuum_at_work() -> Iterator[None]:
         cursor.execute("ALTER SYSTEM SET autovacuum_naptime = 1")
         cursor.execute("SELECT pg_reload_conf()")
     try:
-        _wait_for_an_autovacuum_worker()
+        wait_for(_autovacuum_workers, 30, 0.2, "an autovacuum worker on the test database")
         yield
     finally:
         with connection.cursor() as cursor:
@@ -213,18 +213,13 @@ def _autovacuum_at_work() -> Iterator[None]:
             cursor.execute("DROP TABLE IF EXISTS autovacuum_bait")
 
 
-def _wait_for_an_autovacuum_worker(seconds: float = 30.0) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                "AND backend_type = 'autovacuum worker'"
-            )
-            if cursor.fetchone()[0]:
-                return
-        time.sleep(0.2)
-    raise AssertionError(f"no autovacuum worker came to the test database in {seconds:.0f} s")
+def _autovacuum_workers() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND backend_type = 'autovacuum worker'"
+        )
+        return cursor.fetchone()[0]
 
 
 def test_a_postgresql_journal_that_held_its_key_has_it_moved_out_once(settings):

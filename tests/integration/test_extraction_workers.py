@@ -17,12 +17,8 @@ FINISHED = {"done", "skipped", "failed"}
 
 
 def _wait_finished(stack, user_id, turn_id, timeout=45):
-    def finished():
-        status, body = stack.http.get(f"/users/{user_id}/turns/{turn_id}")
-        return body if status == 200 and body["status"] in FINISHED else None
-
     try:
-        return wait_for(finished, timeout, 0.2, f"turn {turn_id}")
+        return wait_for(lambda: _finished(stack, user_id, turn_id), timeout, 0.2, f"turn {turn_id}")
     except TimeoutError:
         raise AssertionError(
             f"turn {turn_id} did not finish.\n--- db worker ---\n{stack.db_worker.log()}\n"
@@ -100,9 +96,10 @@ def test_the_db_worker_keeps_its_database_connections_from_task_to_task(stack):
     assert len(held) <= DB_WORKER_PROCESSES, held
 
 
-def _finished(stack, user_id: str, turn_id: str) -> bool:
+def _finished(stack, user_id: str, turn_id: str) -> dict | None:
+    """The turn's state once it is final, else None."""
     status, body = stack.http.get(f"/users/{user_id}/turns/{turn_id}")
-    return status == 200 and body["status"] in FINISHED
+    return body if status == 200 and body["status"] in FINISHED else None
 
 
 def _worker_connections_since(conn: psycopg.Connection, began: object) -> set[int]:
