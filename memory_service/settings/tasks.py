@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ssl
+
 from kombu import Exchange, Queue
 from kombu.transport import TRANSPORT_ALIASES
 
@@ -51,6 +53,14 @@ if CELERY_BROKER_URL.startswith("sqlite:"):
     }
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": _visibility_timeout}
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # kombu's, but a Redis restart cannot end a worker (core/redis_broker.py).
+    CELERY_BROKER_TRANSPORT = "core.redis_broker:Transport"
+if CELERY_BROKER_URL.startswith("rediss://"):
+    # Named by its class, the transport no longer learns TLS from the URL's scheme; with it
+    # said here the server's certificate is also checked (the system's CAs), where kombu's
+    # own default for rediss:// checks nothing.
+    CELERY_BROKER_USE_SSL = {"ssl_cert_reqs": ssl.CERT_REQUIRED}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True

@@ -26,16 +26,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import task_times  # noqa: E402
 from checks import Store, marker_recalled, unfinished  # noqa: E402
 from faults import FAULTS, Faults, share  # noqa: E402
 from layout import bring_up, make_network  # noqa: E402
 from load import Api, Stream  # noqa: E402
 from netns import Network  # noqa: E402
-from pg_work import PrimaryWork  # noqa: E402
 from plan import build_plan, default_data  # noqa: E402
 from procs import wait_for, wait_while_draining  # noqa: E402
 from services import ROOT, Cluster, addr  # noqa: E402
+from work import Baseline, work_report  # noqa: E402
 
 RECOVERY_LIMIT = 240.0
 # The longest a shrinking backlog is waited for after a fault (drill.recover).
@@ -87,11 +86,9 @@ class Drill:
         self.results: list[Result] = []
         self.summary: dict = {}
         self.unrecovered = 0
+        self.exited: list[str] = []  # hosts whose processes ended by themselves
         self.replicas = replicas_landed()
-        self.streamed_at: float | None = None
-        self.sched_at_start: dict[int, tuple[float, float]] = {}  # pid -> sched_seconds
-        self.machine_at_start = (0.0, 0.0)  # task_times.machine_seconds
-        self.primary_work: PrimaryWork | None = None  # the primary's CPU by kind of process
+        self.baseline: Baseline | None = None  # what the work report counts from
 
     def say(self, message: str) -> None:
         stamp = f"{self.stream.now():6.1f}" if self.stream else "   -  "
@@ -120,6 +117,8 @@ class Drill:
         acked = s.acked_before(restored)
 
         def left() -> int | None:
+            if self.exited_hosts():
+                return 0  # nothing more drains: said below
             turn_due = s.posting() and s.last_ok("turn") <= restored
             try:
                 waiting = len(unfinished(self.store, acked))
@@ -129,10 +128,21 @@ class Drill:
                 return max(1, waiting)  # the API is not answering again yet
             return waiting
 
-        if not wait_while_draining(left, RECOVERY_LIMIT, DRAIN_LIMIT):
+        drained = wait_while_draining(left, RECOVERY_LIMIT, DRAIN_LIMIT)
+        if exited := [name for name in self.exited_hosts() if name not in self.exited]:
+            self.exited += exited
+            self.say(f"not recovered: {', '.join(exited)} exited by itself (logs: {self.cluster.logs})")
+            self.unrecovered += 1
+        elif not drained:
             self.say(f"not recovered: nothing drained for {RECOVERY_LIMIT:.0f} s, or {DRAIN_LIMIT:.0f} s in all")
             self.unrecovered += 1
         return s.now()
+
+    def exited_hosts(self) -> list[str]:
+        """The hosts whose process ended without the drill stopping it: a fault kills one and
+        starts it again before its window ends, so none should have by now."""
+        assert self.cluster is not None
+        return [name for name, proc in self.cluster.procs.items() if not proc.alive()]
 
     def check(self, fault: str, start: float, restored: float, note: str, details: dict) -> Result:
         s = self.stream
@@ -169,11 +179,7 @@ class Drill:
         self.stream = Stream(self.api, plan, self.opts.turn_rate, self.opts.recall_rate)
         faults = Faults(self.cluster, self.stream, self.store, self.api, self.opts, self.replicas)
         self.stream.start()
-        self.streamed_at = time.monotonic()
-        self.sched_at_start = {p.pid: task_times.sched_seconds(p.pid) for p in self.cluster.procs.values()}
-        self.machine_at_start = task_times.machine_seconds()
-        self.primary_work = PrimaryWork(self.cluster.procs["pg1"].pid)
-        self.primary_work.start()
+        self.baseline = Baseline.take(self.cluster)
         self.searches_at_start = self.cluster.vector_searches() if self.replicas else {}
         self.say(
             f"streaming {len(plan)} turns at {self.opts.turn_rate}/s, recalls at {self.opts.recall_rate}/s; "
@@ -226,6 +232,7 @@ class Drill:
             if self.replicas and self.cluster
             else None,
             "faults_not_recovered_in_limit": self.unrecovered,
+            "hosts_exited_by_themselves": self.exited,
             "seconds": round(end, 1),
         }
         self.say(json.dumps(self.summary))
@@ -240,51 +247,10 @@ class Drill:
             and self.summary["errors_outside_windows"] == 0
             and self.summary["turns_given_up"] == 0
             and self.unrecovered == 0
+            and not self.exited
             and self.summary.get("read_your_writes_under_2s_lag", {}).get("misses", 0) == 0
             and self.summary["turns_unprocessed_at_end"] == 0
         )
-
-    def report_work(self) -> None:
-        """Before the hosts stop: the CPU seconds each host used and waited for since the stream
-        began (its live processes and the exited ones they reaped; a host killed by a fault counts
-        from its restart), the machine's busy seconds and the drill's own, the db
-        worker's tasks from its log (scripts/hosts/task_times.py), and the load average; also
-        after an error or Ctrl-C."""
-        assert self.cluster is not None
-        # A copy: after a Ctrl-C while the hosts start, a thread may still be adding one.
-        procs = dict(self.cluster.procs)
-        now = {name: task_times.sched_seconds(p.pid) for name, p in procs.items() if p.alive()}
-        since = {name: self.sched_at_start.get(p.pid, (0.0, 0.0)) for name, p in procs.items()}
-        cpu = {n: now[n][0] - since[n][0] for n in now}
-        busy, mine = (b - a for a, b in zip(self.machine_at_start, task_times.machine_seconds(), strict=True))
-        streamed = self.streamed_at is not None  # before the stream began there is nothing to compare with
-        work = {
-            # Over the stream (from its start, or a host's restart, to now): seconds on a CPU, and
-            # seconds runnable but waiting for one (the machine's other work, or the drill's own).
-            "seconds": round(time.monotonic() - self.streamed_at, 1) if self.streamed_at else None,
-            "cpu_s": {n: round(seconds, 1) for n, seconds in cpu.items()},
-            "cpu_wait_s": {n: round(now[n][1] - since[n][1], 1) for n in now},
-            # The machine's busy CPU seconds and the drill process's own (its clients' threads):
-            # the hosts' processes above are not all of it (task_times.machine_seconds).
-            "machine_busy_s": round(busy, 1) if streamed else None,
-            "drill_process_cpu_s": round(mine, 1) if streamed else None,
-            # Neither the hosts' processes nor the drill's: the kernel, processes reaped by none of them.
-            "other_cpu_s": round(busy - mine - sum(cpu.values()), 1) if streamed else None,
-            # The primary's share by kind of process (each client host's connections, the WAL
-            # sender, autovacuum, ...): until a restart of the primary, if a fault made one.
-            "primary_cpu_by_kind_s": self._primary_by_kind(),
-            "db_worker_tasks": task_times.summary(procs["dbw"].log_since(0)) if "dbw" in procs else {},
-            "db_concurrency": self.opts.db_concurrency,
-            "load_average": [round(x, 1) for x in os.getloadavg()],
-        }
-        self.summary["work"] = work
-        self.say(f"work: {json.dumps(work)}")
-
-    def _primary_by_kind(self) -> dict[str, float]:
-        if self.primary_work is None:
-            return {}
-        self.primary_work.stop()
-        return self.primary_work.seconds()
 
     # --- tearing down -----------------------------------------------------------------------------
     def teardown(self, failed: bool) -> None:
@@ -296,7 +262,8 @@ class Drill:
                 for name, proc in self.cluster.procs.items():
                     print(f"--- {name} (last lines) ---\n{proc.log(1500)}", file=sys.stderr)
             try:
-                self.report_work()
+                self.summary["work"] = work_report(self.cluster, self.baseline, self.opts.db_concurrency)
+                self.say(f"work: {json.dumps(self.summary['work'])}")
             except Exception as exc:  # noqa: BLE001 (a report must not keep the hosts up)
                 print(f"no work report: {exc!r}", file=sys.stderr)
             if self.opts.logs:

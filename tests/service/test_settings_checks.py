@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import runpy
+import ssl
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -263,6 +264,15 @@ def test_the_accepted_forms_are_read(read_settings):
         5,
     )
     assert values.MEMORY_TRUSTED_PROXIES == ["10.0.0.0/8", "192.168.1.7"]
+
+
+def test_a_redis_broker_gets_the_transport_that_survives_a_redis_restart_and_tls_checks_the_server(read_settings):
+    plain = read_settings(CELERY_BROKER_URL="redis://:secret@10.0.0.1:6379/0")
+    tls = read_settings(CELERY_BROKER_URL="rediss://:secret@redis.internal:6380/0")
+    assert plain.CELERY_BROKER_TRANSPORT == tls.CELERY_BROKER_TRANSPORT == "core.redis_broker:Transport"
+    assert not hasattr(plain, "CELERY_BROKER_USE_SSL")
+    assert tls.CELERY_BROKER_USE_SSL == {"ssl_cert_reqs": ssl.CERT_REQUIRED}
+    assert read_settings().CELERY_BROKER_TRANSPORT == "core.broker:Transport"  # the embedded default
 
 
 def test_a_url_in_an_error_has_its_password_masked(read_settings):
