@@ -110,7 +110,12 @@ def _record() -> None:
     from facts.models import MemoryUser
 
     try:
-        MemoryUser.objects.using(DEFAULT_DB_ALIAS).filter(pk__in=sorted(ids)).update(written_lsn=written_position())
+        # One user a statement, outside any transaction: each holds one row lock at a time, so it
+        # cannot close a circle with a writer holding a user's row or with another thread's record.
+        # One UPDATE of several users took their rows in the order it met them, which two such
+        # UPDATEs and a writer's lock_user turned into deadlocks (docs/measurements.md §20).
+        for user_id in sorted(ids):
+            MemoryUser.objects.using(DEFAULT_DB_ALIAS).filter(pk=user_id).update(written_lsn=written_position())
     except DatabaseError:
         # The write has committed; without its position this user's next reads may go to a
         # replica that lacks it until the next write records one. Logged, never raised.

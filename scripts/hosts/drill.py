@@ -249,6 +249,7 @@ class Drill:
             and self.unrecovered == 0
             and not self.exited
             and self.summary.get("read_your_writes_under_2s_lag", {}).get("misses", 0) == 0
+            and self.summary.get("read_your_writes_under_2s_lag", {}).get("writes_refused", 0) == 0
             and self.summary["turns_unprocessed_at_end"] == 0
         )
 

@@ -97,9 +97,11 @@ class Faults:
         began = time.monotonic()
         users = [f"ryw-{run_id}-{i}" for i in range(4)]
         with ThreadPoolExecutor(4) as pool:
-            found = list(pool.map(lambda n: read_your_writes(self.api, self.store, users[n % 4], n), range(count)))
+            answers = list(pool.map(lambda n: read_your_writes(self.api, self.store, users[n % 4], n), range(count)))
+        found = [answer for answer in answers if answer is not None]
         return {
             "probes": count,
+            "writes_refused": count - len(found),
             "misses_at_once": sum(1 for at_once, _ in found if not at_once),
             "misses": sum(1 for _, indexed in found if not indexed),  # once the primary had indexed it
             "seconds": round(time.monotonic() - began, 1),
