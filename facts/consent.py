@@ -93,14 +93,20 @@ _CONVO = re.compile(r"\bconvo(s?)\b")
 _DROPPED_G = re.compile(r"\b(rememberin|memori[sz]in|savin|storin|keepin|recordin)'?(?!\w)")
 # Vowels dropped ("dnt save ths"), "b4"; and "do not, under any circumstances, save this": the
 # parenthesis between "not" and its verb.
+# The keeping verbs misspelt (the fourteenth set: "pls dont rember this", "dont stor this").
 _CHAT_SHORT = {"dnt": "don't", "ths": "this", "b4": "before", "smth": "something", "dis": "this"}
-_CHAT_SHORT_RE = re.compile(r"\b(?:dnt|ths|b4|smth|dis)\b")
+_CHAT_SHORT |= dict.fromkeys(("rember", "remeber", "remembr", "remmber", "rmember", "rememeber"), "remember")
+_CHAT_SHORT |= {"stor": "store", "anythng": "anything", "abt": "about"}
+_CHAT_SHORT_RE = re.compile(r"\b(?:" + "|".join(_CHAT_SHORT) + r")\b")
 # "doesnt", "shouldnt", "cant": "n't" without its apostrophe ("dont" is read before).
 _NT = re.compile(r"\b(does|did|should|would|could|is|was|are|were|has|have|had|must|need|ca|wo)nt\b")
 # Dictated without punctuation: "quick one no need to save it ...", "so first dont remember this": a
 # comma where the pause was, so the request opens a clause (cheaper than more openings in every rule).
+# Also a word that only calls or opens, at a sentence's start ("okay assistant forget what I said").
 _RUN_ON = re.compile(
     r"\b(quick (?:one|thing|q|question)|first|firstly|second|secondly|nvm|um) (?=don't |do not |no need )"
+    r"|^((?:ok|okay|hey|hi|oh|oops|alright|so)(?: (?:assistant|there|bot))?|assistant)"
+    r" (?=forget |don't |do not |please )"
 )
 # "No need to remember, I'll paste it again next time", "you don't need to remember my order, just
 # total it": the assistant let off keeping what the person will give again or what a task needs only
@@ -176,7 +182,7 @@ _SPELT_OUT: list[tuple[re.Pattern[str], Callable[[str], str]]] = [
     (_CONVO, lambda sentence: _CONVO.sub(r"conversation\1", sentence)),
     (_DROPPED_G, lambda sentence: _DROPPED_G.sub(r"\1g", sentence)),
     (_CHAT_SHORT_RE, lambda sentence: _CHAT_SHORT_RE.sub(lambda found: _CHAT_SHORT[found.group()], sentence)),
-    (_RUN_ON, lambda sentence: _RUN_ON.sub(r"\1, ", sentence)),
+    (_RUN_ON, lambda sentence: _RUN_ON.sub(lambda found: f"{found[1] or found[2]}, ", sentence)),
     (_NT, lambda sentence: _NT.sub(lambda found: {"ca": "can", "wo": "wo"}.get(found[1], found[1]) + "n't", sentence)),
 ]
 _LEFT_OUT: list[tuple[re.Pattern[str], Callable[[str], str]]] = [
@@ -193,6 +199,17 @@ _ELSEWHERE: list[tuple[re.Pattern[str], Callable[[str], str]]] = [
     ),
     (_WITH_SOMEONE, lambda sentence: _WITH_SOMEONE.sub("off-record-elsewhere ", sentence)),
 ]
+# Emoji and pictographs end a clause as a comma would ("🤐 don't save this one", "way too much
+# info 😬 pls forget the last message"): the rules read one so. A zipped mouth or a finger to the
+# lips stays before its comma: a rule reads it ("between us 🤫 ...", facts/consent_wishes.py).
+_PICTOGRAPHS = re.compile("\\s*[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d]+\\s*")
+_HUSH = "\U0001f910\U0001f92b"
+
+
+def _as_comma(found: re.Match[str]) -> str:
+    return " " + "".join(char for char in found.group() if char in _HUSH) + ", "
+
+
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 
 
@@ -333,7 +350,7 @@ def detect(user_input: str) -> ConsentRequest | None:
     """The person's request not to be remembered in this message, or None."""
     if not user_input:
         return None
-    sentences = _requests_only(_sentences(_normalise(user_input), _ASKING_RULES))
+    sentences = _requests_only(_sentences(_PICTOGRAPHS.sub(_as_comma, _normalise(user_input)), _ASKING_RULES))
     # Every step below reads the same sentences: their runs are joined once.
     runs = _runs(sentences)
     index = _asked(FORGET_RE, sentences, runs, soft=len(SOFT_FORGET_PATTERNS))

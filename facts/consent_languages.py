@@ -39,7 +39,7 @@ SOFT_FORGET_FORMS = [
     # es: "olvida lo que te acabo de decir"
     r"\bolvid(?:a|e)\s+(?:todo\s+)?lo que (?:te |le )?acabo de\b",
     # de: "vergiss, was ich gerade gesagt habe"
-    r"\bvergiss\b(?:\s+\w+){0,2},?\s+was ich (?:dir )?(?:gerade|eben|vorhin)\b",
+    r"\bvergiss\b(?!\s+nicht\b)(?:\s+\w+){0,2},?\s+was ich (?:dir )?(?:gerade|eben|vorhin)\b",
     # fr: "oublie ce que je viens de dire"
     r"\boublie[zs]?\s+(?:tout\s+)?ce que je (?:viens|t'ai dit|vous ai dit)\b",
     # pt: "esquece o que eu acabei de falar"
@@ -65,6 +65,10 @@ FORGET_PREVIOUS_FORMS = SOFT_FORGET_FORMS + [
     r"\bolvid(?:a|e)\s+(?:todo\s+)?lo que (?:te |le )?(?:dije|conté|escribí)\s+(?:antes\s+)?sobre\b",
     r"\besque(?:ce|ça)\s+(?:tudo\s+)?o que (?:eu )?(?:te )?(?:disse|falei|escrevi|contei) sobre\b",
     r"\bborra(?:r)? de tu memoria\b",
+    # de: "vergiss bitte, was ich dir über meinen Chef erzählt habe": what was told about someone.
+    # ("Vergiss nicht, was ...": don't forget it, the opposite.)
+    r"\bvergiss\b(?!\s+nicht\b)(?:\s+\w+){0,2},?\s+was ich (?:dir )?(?:über|von)\b.{0,60}?"
+    r"\b(?:erzählt|gesagt|geschrieben) habe\b",
     r"\blösch(?:e)?\b.{0,60}\baus deinem (?:gedächtnis|speicher)\b",
 ]
 
@@ -94,9 +98,12 @@ WITHHOLD_FORMS = [
     + ")",
     _FR_NOT_SAID_OF_SELF + r"\bn'(?:enregistre|enregistrez|mémorise|mémorisez) pas\b",
     _FR_NOT_SAID_OF_SELF + r"\bne le (?:mémorise|retiens|garde|note) pas\b",
+    # fr: the infinitive after a courtesy ("merci de ne pas enregistrer ce qui suit").
+    r"\b(?:merci de|prière de|veuillez|je te demande de|peux-tu|pourrais-tu) ne pas (?:enregistrer|mémoriser|retenir"
+    r"|garder|noter) (?:ça|cela|ceci|ce message|ce qui suit|cette conversation|ce que je (?:vais|dis))\b",
     r"\bmémoire off\b",
     # pt: "não guarde isso", "não quero que você lembre disso"
-    r"\bnão\s+" + _PT_VERB + r"\s+(?:isso|isto|nada|esta mensagem)\b",
+    r"\bnão\s+" + _PT_VERB + r"\s+(?:isso|isto|nada|(?:esta|essa) (?:mensagem|conversa))\b",
     r"\bnão quero que (?:você |voce )?(?:lembre|guarde|salve|grave) (?:disso|isso|disto)\b",
     # it: "non ricordare questo messaggio", "non salvare questo nella tua memoria"
     r"\bnon\s+" + _IT_VERB + r"\s+(?:nulla|niente)\b",
@@ -105,6 +112,8 @@ WITHHOLD_FORMS = [
     + r"\s+(?:questo|questa)(?:\s+(?:messaggio|conversazione|chat|cosa|nella|in)\b|"
     + _END
     + ")",
+    # it: "non ricordarti di questa cosa" (the reflexive: remember it yourself).
+    r"\bnon ricordarti (?:di )?(?:questo|questa cosa|quello|ciò|nulla|niente)\b",
     # it: the pronoun joined to the verb ("non salvarlo nel mio profilo"; not "non salvarlo sul desktop").
     r"\bnon (?:salvar|ricordar|memorizzar|registrar|annotar)(?:lo|la|li|le)(?:" + _IT_PLACE + "|" + _END + ")",
     # nl: "onthoud dit niet", "sla dit niet op (in je geheugen)", "niet opslaan", "niet in mijn profiel"

@@ -358,8 +358,8 @@ WHAT_I_SAID = (
 )
 PREVIOUS = r"(?:last|previous|earlier|prior|preceding)"
 PREVIOUS_OBJECT = (
-    r"(?:the|my|that) " + PREVIOUS + r" (?:(?:two|three|few|couple of) )?(?:thing i (?:said|told you|wrote|mentioned)"
-    r"|message|answer|comment|reply|response|turn)"
+    r"(?:the|my|that) " + PREVIOUS + r" (?:(?:two|three|four|five|few|couple of|\d{1,2}) )?"
+    r"(?:thing i (?:said|told you|wrote|mentioned)|message|answer|comment|repl(?:y|ies)|response|turn)"
 )
 SAID_BEFORE = (
     r"(?:any of )?(?:" + WHAT_I_SAID + "|" + PREVIOUS_OBJECT + "|(?:that|the|my) " + PREVIOUS + r" (?:bit|part)\b)"
@@ -381,8 +381,8 @@ SOFT_FORGET_PATTERNS = [
     OPENING
     + r"forget (?:about )?(?:everything (?:from|in) |all of )?(?:that|the|my|those|these) "
     + PREVIOUS
-    + r" (?:(?:two|three|few|couple of) )?"
-    r"(?:message|thing|bit|part|sentence|comment|reply|response|turn|answer)",
+    + r" (?:(?:two|three|four|five|few|couple of|\d{1,2}) )?"
+    r"(?:message|thing|bit|part|sentence|comment|repl(?:y|ies)|response|turn|answer)",
     # Pretend I never said that / pretend you didn't hear that.
     OPENING + r"pretend (?:that )?i (?:never|didn't|did not) (?:say|tell you|mention|type|write|share)\b",
     OPENING + r"pretend i never " + SAID,
@@ -448,7 +448,10 @@ FORGET_PREVIOUS_PATTERNS = SOFT_FORGET_PATTERNS + [
     # typed", "forget everything above this line", "#forget last msg", "[delete from memory] ...":
     # verbs and labels that mean undoing a memory and nothing else.
     r"\bunlearn (?:that|this|it|what|everything)\b|\bun-?remember\b",
-    r"\bforget (?:everything|all|anything) (?:above|before) this\b",
+    r"\bforget (?:everything|all|anything) (?:above|before) this\b"
+    # ("Delete everything before this line": a document; "this" must end the clause.)
+    r"|\b(?:erase|delete|wipe|clear|purge|scrub|remove|drop) (?:everything|all|anything) (?:before|prior to) this"
+    r"(?=\s*(?:[,.!;:?]|please|pls|thanks|$))",
     r"(?:^|\s)#forget\b|^[\[(<](?:delete|erase|remove|forget) (?:from|in) (?:your |the )?memory[\])>]",
     # "Delete that from your memory", "remove my last message from your memory".
     r"\b(?:delete|remove|erase|wipe) (?:that|my (?:last|previous) message) from (?:your )?memory\b",

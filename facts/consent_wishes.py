@@ -183,10 +183,14 @@ WISH_PATTERNS = [
     OPENING + r"mentally (?:shred|burn|bin|trash|delete|erase|wipe|toss|discard) (?:this|all of this|it)\b",
     # The twelfth and thirteenth sets' forms. A label opening the message, in brackets, as a
     # hashtag, a slash command or a "NO MEMORY:" prefix ("[off the record] ...", "#nomemory ...").
+    # (The fourteenth set's: "[private]", "<ephemeral>", "[no-memory]", "NOMEM:", "Tag: do-not-store.")
     r"^[\[(<][^\])>]{0,40}?\b(?:off the record|not for (?:memory|saving)|(?:do not|don't) (?:save|store|remember|keep)"
-    r"|no (?:memory|saving|storing)|incognito)\b[^\])>]{0,40}[\])>]",
+    r"|no (?:memory|saving|storing)|incognito|ephemeral|no-?mem(?:ory)?|nomem"
+    r"|(?:do-not|dont|don't)-(?:save|store|remember|keep))\b[^\])>]{0,40}[\])>]"
+    r"|^[\[(<]\s*private\s*[\])>](?!\s*(?:or|and|vs|versus)\b)",
     r"(?:^|\s)[#/](?:nomemory|nomem|nosave|nostore|norecord|offtherecord|dontsave|dontremember|incognito)\b",
-    r"^no (?:memory|saving|storing|remembering)\s*:",
+    r"^no (?:memory|saving|storing|remembering)\s*:"
+    r"|^(?:tag:\s*)?(?:no-?mem(?:ory)?|nomem|(?:do-not|dont|don't)-(?:save|store|remember|keep))\s*[:.]",
     # A condition on the answer: "as long as you don't store it", "only answer if this won't be saved".
     r"\bas long as you (?:don't|do not|won't|will not) (?:store|save|remember|keep|record)\b",
     r"\bonly (?:answer|reply|respond|help) if (?:this|it) (?:won't|will not) be "

@@ -1,9 +1,8 @@
 """Fourteenth held-back set of "don't remember this" phrasings (issue 37).
 
 Written blind on 2026-11-29 by someone who saw neither the detector nor any of the other
-labelled sets. Scored once (docs/measurements.md §25) and held out since: neither the rules
-nor the classifier were trained or fixed on it (tests/facts/test_consent_model.py keeps its
-figures).
+labelled sets. Scored once (docs/measurements.md §25), then the rules were fixed on it by form
+(tests/facts/test_consent_fourteenth_fixes.py); the classifier was never trained on it.
 
 The positives are whole user messages that ask the assistant either not to keep the
 current message, what follows, or the rest of the chat (WITHHOLD), or to drop something
