@@ -202,12 +202,13 @@ _ELSEWHERE: list[tuple[re.Pattern[str], Callable[[str], str]]] = [
 # Emoji and pictographs end a clause as a comma would ("🤐 don't save this one", "way too much
 # info 😬 pls forget the last message"): the rules read one so. A zipped mouth or a finger to the
 # lips stays before its comma: a rule reads it ("between us 🤫 ...", facts/consent_wishes.py).
-_PICTOGRAPHS = re.compile("\\s*[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d]+\\s*")
+# (One blank on each side at most: "\\s*" on both took 3 s on 20,000 blanks.)
+_PICTOGRAPHS = re.compile("[ \t]?[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d]+[ \t]?")
 _HUSH = "\U0001f910\U0001f92b"
 
 
 def _as_comma(found: re.Match[str]) -> str:
-    return " " + "".join(char for char in found.group() if char in _HUSH) + ", "
+    return "".join(char for char in found.group() if char in _HUSH) + ", "
 
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})

@@ -242,6 +242,10 @@ def _adversarial() -> dict[str, str]:
     ):
         texts[unit] = _repeat(unit)
     texts["no-end"] = "don't save " + "a" * (LENGTH - 12) + "."
+    # Blanks with no emoji after them, and emoji between blanks: the emoji read as commas
+    # (facts/consent.py, _PICTOGRAPHS) took 3 s on the first with a blank run on each side.
+    texts["blanks-no-emoji"] = "a" + " " * (LENGTH - 2) + "b"
+    texts["emoji-between-blanks"] = _repeat(" \U0001f910 ")
     # Quotes opened and never closed: " 'a 'a ... 'a a" (with a closing quote last it was fast).
     texts["quotes-never-closed"] = _repeat(" 'a")[: LENGTH - 1] + "a"
     texts["reported-no-end"] = ("my manager told me " + "a " * LENGTH)[:LENGTH]
