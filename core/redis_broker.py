@@ -6,9 +6,9 @@ Selected by ``CELERY_BROKER_TRANSPORT`` when ``CELERY_BROKER_URL`` is a ``redis:
 restart (docs/measurements.md §20): a `db` worker's main process exited with
 "Unrecoverable error: AttributeError: 'NoneType' object has no attribute 'hostname'" and its
 queue went unserved. When Celery 5.7 drops a lost connection it detaches the transport from it
-(`Connection.collect`); a channel of that connection still open afterwards, and kombu 5.7 leaves
-one open when closing another failed first, then builds its Redis client from the detached
-connection's address: `None`. Two moments reach that channel, both seen in the drill's logs:
+(`Connection.collect`). kombu 5.7 can leave a channel of that connection open (when closing
+another channel failed first), and such a channel later builds its Redis client from the
+detached connection's address: `None`. Two moments reach it, both seen in the drill's logs:
 
 - closing the lost connection, which hands the messages the worker holds back to Redis;
 - a task that was running while the worker reconnected finishes, and its message is
