@@ -55,14 +55,26 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 
+from core.lazy_re import Patterns
 from facts import consent_languages as languages
+from facts import consent_rules as rules
+from facts import consent_statements as statements
 from facts.consent_prefilter import may_match, warm_needs
-from facts.consent_rules import FORGET_RE, SOFT_FORGET_PATTERNS, WITHHOLD_RE
 from facts.consent_signs import AHEAD, BACKWARD, CORRECTION, PRIVATE, UNDO_PRONOUN
+from facts.consent_spelling import SPELT_OUT as _SPELT_OUT
 from facts.consent_wishes import WISH_RE
 
-# The ways of asking to withhold: the rules', then the later wishes' (numbered in that order).
-_WITHHOLD_RE = WITHHOLD_RE + WISH_RE
+# The ways of asking to withhold: the rules', the later wishes', the statements' (numbered so).
+_WITHHOLD_RE = rules.WITHHOLD_RE + WISH_RE + statements.WITHHOLD_STATEMENT_RE
+# The ways of asking to forget the previous turn: the soft ones (a correction after them keeps the
+# new words) first, then the rest; the rules' before the statements' in each.
+_SOFT = len(rules.SOFT_FORGET_PATTERNS) + len(statements.SOFT_FORGET_STATEMENTS)
+FORGET_RE = Patterns(
+    rules.SOFT_FORGET_PATTERNS
+    + statements.SOFT_FORGET_STATEMENTS
+    + rules.FORGET_PREVIOUS_PATTERNS[len(rules.SOFT_FORGET_PATTERNS) :]
+    + statements.FORGET_STATEMENTS[len(statements.SOFT_FORGET_STATEMENTS) :]
+)
 
 WITHHOLD = "withhold"
 FORGET_PREVIOUS = "forget_previous"
@@ -85,29 +97,6 @@ _ASKING_NOT_TO = re.compile(r"^(?:is there (?:a|any|some) way|is it (?:possible|
 # Chat spellings of the words the patterns read ("i dont want u to remember this").
 _CHAT_WORDS = {"u": "you", "ur": "your", "im": "i'm", "pls": "please", "plz": "please", "rn": "right now"}
 _CHAT_SPELLING = re.compile(r"\b(?:u|ur|im|pls|plz|rn)\b")
-# What follows is read by the rules only: the classifier beside them (facts/consent_model.py)
-# reads _sentences' pieces as they were when its weights were frozen.
-_MSG = re.compile(r"\bmsg(s?)\b")
-# More chat spellings: "convo", and a keeping verb without its g ("plz no rememberin this").
-_CONVO = re.compile(r"\bconvo(s?)\b")
-_DROPPED_G = re.compile(r"\b(rememberin|memori[sz]in|savin|storin|keepin|recordin)'?(?!\w)")
-# Vowels dropped ("dnt save ths"), "b4"; and "do not, under any circumstances, save this": the
-# parenthesis between "not" and its verb.
-# The keeping verbs misspelt (the fourteenth set: "pls dont rember this", "dont stor this").
-_CHAT_SHORT = {"dnt": "don't", "ths": "this", "b4": "before", "smth": "something", "dis": "this"}
-_CHAT_SHORT |= dict.fromkeys(("rember", "remeber", "remembr", "remmber", "rmember", "rememeber"), "remember")
-_CHAT_SHORT |= {"stor": "store", "anythng": "anything", "abt": "about"}
-_CHAT_SHORT_RE = re.compile(r"\b(?:" + "|".join(_CHAT_SHORT) + r")\b")
-# "doesnt", "shouldnt", "cant": "n't" without its apostrophe ("dont" is read before).
-_NT = re.compile(r"\b(does|did|should|would|could|is|was|are|were|has|have|had|must|need|ca|wo)nt\b")
-# Dictated without punctuation: "quick one no need to save it ...", "so first dont remember this": a
-# comma where the pause was, so the request opens a clause (cheaper than more openings in every rule).
-# Also a word that only calls or opens, at a sentence's start ("okay assistant forget what I said").
-_RUN_ON = re.compile(
-    r"\b(quick (?:one|thing|q|question)|first|firstly|second|secondly|nvm|um) (?=don't |do not |no need )"
-    r"|^((?:ok|okay|hey|hi|oh|oops|alright|so)(?: (?:assistant|there|bot))?|assistant)"
-    r" (?=forget |don't |do not |please )"
-)
 # "No need to remember, I'll paste it again next time", "you don't need to remember my order, just
 # total it": the assistant let off keeping what the person will give again or what a task needs only
 # now; a convenience, not a wish to be forgotten. ("... this, just help me word it" still asks.)
@@ -175,16 +164,8 @@ _BENIGN = re.compile(
     r"|\bnothing to hide\b"
 )
 # What _requests_only changes, in order, each with the pattern whose words it needs: chat
-# spellings spelt out, then (after a convenience is dropped) words that are not the person's own
-# request left out.
-_SPELT_OUT: list[tuple[re.Pattern[str], Callable[[str], str]]] = [
-    (_MSG, lambda sentence: _MSG.sub(r"message\1", sentence)),
-    (_CONVO, lambda sentence: _CONVO.sub(r"conversation\1", sentence)),
-    (_DROPPED_G, lambda sentence: _DROPPED_G.sub(r"\1g", sentence)),
-    (_CHAT_SHORT_RE, lambda sentence: _CHAT_SHORT_RE.sub(lambda found: _CHAT_SHORT[found.group()], sentence)),
-    (_RUN_ON, lambda sentence: _RUN_ON.sub(lambda found: f"{found[1] or found[2]}, ", sentence)),
-    (_NT, lambda sentence: _NT.sub(lambda found: {"ca": "can", "wo": "wo"}.get(found[1], found[1]) + "n't", sentence)),
-]
+# spellings spelt out (facts/consent_spelling.py), then (after a convenience is dropped) words
+# that are not the person's own request left out.
 _LEFT_OUT: list[tuple[re.Pattern[str], Callable[[str], str]]] = [
     (_AS_ASIDE, lambda sentence: _AS_ASIDE.sub(r"\1 ", sentence)),
     (_REPORTED, lambda sentence: _REPORTED.sub(" ", sentence)),
@@ -354,7 +335,7 @@ def detect(user_input: str) -> ConsentRequest | None:
     sentences = _requests_only(_sentences(_PICTOGRAPHS.sub(_as_comma, _normalise(user_input)), _ASKING_RULES))
     # Every step below reads the same sentences: their runs are joined once.
     runs = _runs(sentences)
-    index = _asked(FORGET_RE, sentences, runs, soft=len(SOFT_FORGET_PATTERNS))
+    index = _asked(FORGET_RE, sentences, runs, soft=_SOFT)
     if index is not None:
         return ConsentRequest(FORGET_PREVIOUS, index)
     # "Olvida lo que te acabo de decir. I don't want it saved.": the other languages' pointer back

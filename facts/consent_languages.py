@@ -1,4 +1,5 @@
-"""Asking not to be remembered in Spanish, German, French, Portuguese, Italian and Dutch (issue 37).
+"""Asking not to be remembered in Spanish, German, French, Portuguese, Italian and Dutch (issue 37),
+and a few plain forms in Polish, Swedish and Turkish (the fifteenth set's).
 
 People write to an assistant in their own language, and on the ninth and tenth blind sets most
 of the requests both English readers missed were in these five (docs/measurements.md §25). Each
@@ -70,6 +71,12 @@ FORGET_PREVIOUS_FORMS = SOFT_FORGET_FORMS + [
     r"\bvergiss\b(?!\s+nicht\b)(?:\s+\w+){0,2},?\s+was ich (?:dir )?(?:über|von)\b.{0,60}?"
     r"\b(?:erzählt|gesagt|geschrieben) habe\b",
     r"\blösch(?:e)?\b.{0,60}\baus deinem (?:gedächtnis|speicher)\b",
+    # es "olvida lo último que dije"; pl "zapomnij, co ci przed chwilą napisałem"; sv "glöm det jag
+    # skrev om min lön" (not "glöm inte": don't forget); tr "az önce söylediğimi unut".
+    r"\bolvid(?:a|e)\s+lo último que (?:te |le )?(?:dije|escribí|conté|mencioné)\b",
+    r"\bzapomnij,?\s+(?:o tym,?\s+)?(?:co|to,? co) (?:ci )?(?:przed chwilą|właśnie|wcześniej)\b",
+    r"\bglöm (?:bort )?(?:det|vad) (?:som )?jag (?:just |nyss )?(?:skrev|sa|sade|berättade)\b",
+    r"\baz önce (?:söylediğimi|yazdığımı|söylediklerimi|yazdıklarımı|anlattığımı|anlattıklarımı) unut\b",
 ]
 
 WITHHOLD_FORMS = [
@@ -128,6 +135,25 @@ WITHHOLD_FORMS = [
     r"\bnão\s+(?:guarda|salva|grava)\s+(?:isso|isto|nada)\b",
     r"\bnon (?:salvar|ricordar|memorizzar|registrar)(?:lo|la|li|le) da nessuna parte\b",
     r"\bik wil niet dat je (?:dit|dat|het) (?:onthoudt|opslaat|bewaart)\b",
+    # The fifteenth set's: fr "je préfère que tu ne gardes pas cette conversation en mémoire", "tu
+    # n'enregistres rien de tout ça"; nl "dit hoef je niet te onthouden", "graag niet opslaan".
+    r"\b(?:je (?:préfère|préférerais|veux|voudrais|souhaite)|j'aimerais|j'aime mieux) (?:que tu|qu'on) ne "
+    r"(?:le |la |l')?(?:gardes|garde|retiennes|mémorises|enregistres|notes) (?:pas|rien)\b"
+    r"(?: (?:ça|cela|ceci|cette (?:conversation|discussion)|ce message))?(?: en mémoire|"
+    + _FR_PLACE
+    + "|"
+    + _END
+    + ")",
+    r"\btu n'(?:enregistres|mémorises|retiens|gardes|notes) rien de (?:tout )?(?:ça|cela|ceci)\b",
+    r"\b(?:dit|dat|het) hoef je niet te (?:onthouden|bewaren|opslaan)\b|\bje hoeft (?:dit|dat|het) niet te"
+    r" (?:onthouden|bewaren|op te slaan)\b",
+    r"(?:^|[:,.!]\s*)graag (?:dit |dat )?niet (?:opslaan|onthouden|bewaren)" + _END,
+    # pl "nie zapamiętuj tego, proszę"; sv "spara inte det här, tack"; tr "bunu kaydetme lütfen".
+    r"\bnie (?:zapamiętuj|zapisuj|zachowuj|notuj)(?: tego| tej (?:wiadomości|rozmowy)| nic(?:zego)?)?"
+    r"(?=\s*(?:[,.:;!]|proszę|$))",
+    r"\b(?:spara|lagra|anteckna|kom ihåg) inte (?:det här|detta|det|den här|något av det här)(?=\s*(?:[,.:;!]|tack|$))",
+    r"\b(?:bunu|bunları|bu mesajı|bu konuşmayı|bu sohbeti|şunu)"
+    r" (?:kaydetme|hatırlama|saklama|not etme|aklında tutma)\b",
 ]
 
 FORGET_PREVIOUS_RE = Patterns(FORGET_PREVIOUS_FORMS)

@@ -365,7 +365,7 @@ SAID_BEFORE = (
     r"(?:any of )?(?:" + WHAT_I_SAID + "|" + PREVIOUS_OBJECT + "|(?:that|the|my) " + PREVIOUS + r" (?:bit|part)\b)"
 )
 UNDO_VERB = r"(?:scratch|scrap|strike|erase|delete|remove|wipe|drop|clear|purge|scrub|forget|retract|discard|undo)"
-UNDONE = r"(?:" + WHAT_I_SAID + r"|that|it|my|the)(?: \w+){0,5}"
+UNDONE = r"(?:" + WHAT_I_SAID + r"|that|it|my|the)(?: [\w']+){0,5}"
 # Requests that may be a correction instead ("forget what I said, let's go to Rome"): read
 # as one only when no correction follows them (see _correction_follows).
 SOFT_FORGET_PATTERNS = [
@@ -392,7 +392,11 @@ SOFT_FORGET_PATTERNS = [
     + r"(?:scratch|scrap|strike|erase|delete|remove|wipe|drop|clear|retract|discard|undo|purge|get rid of|lose|ditch"
     r"|bin|trash|toss|dump|throw away|throw out) " + WHAT_I_SAID,
     # Delete my last message / erase that previous message.
-    OPENING + r"(?:erase|delete|remove|wipe|drop|clear|retract|discard|purge|scrap) " + PREVIOUS_OBJECT,
+    # ("Delete the last two messages in the group chat": messages elsewhere, deleted there.)
+    OPENING
+    + r"(?:erase|delete|remove|wipe|drop|clear|retract|discard|purge|scrap) "
+    + PREVIOUS_OBJECT
+    + r"s?\b(?!\s+(?:in|on|at)\s+(?!(?:this|our) (?:chat|conversation)\b|(?:your |the )?memory\b))",
     # "Please forget the bit about my brother": what was said, named by its topic, the person's own.
     OPENING + r"forget (?:about )?(?:the|that) (?:bit|part|stuff|thing|things|details?|story) (?:about|on|regarding)"
     r" (?:my|me|myself)\b",
@@ -464,4 +468,3 @@ FORGET_PREVIOUS_PATTERNS = SOFT_FORGET_PATTERNS + [
 ]
 
 WITHHOLD_RE = Patterns(WITHHOLD_PATTERNS)
-FORGET_RE = Patterns(FORGET_PREVIOUS_PATTERNS)

@@ -37,6 +37,11 @@ BACKWARD = re.compile(
     r"|\bi changed my mind about (?:sharing|saying|telling you|mentioning)\b"
     r"|\bwrong (?:chat|conversation|window|person|thread|tab)\b"
     r"|\bi regret (?:saying|sharing|telling you|mentioning|writing|typing)\b"
+    # The fifteenth set's: "pretend I didn't say that", "unsee that", "... from before", "I brought
+    # up at the start".
+    r"|\bpretend (?:that )?i (?:never|didn't|did not) (?:say|said|tell|mention|type|write|share)\b"
+    r"|\bunsee (?:that|it)\b|\bfrom (?:before|earlier)(?=\s*(?:[.!,;]|$))"
+    r"|\bi brought up (?:at the start|earlier|before|a (?:moment|minute) ago)\b"
     r"|\b(?:shouldn't|should not) have been (?:saved|stored|remembered|recorded|logged|kept)\b"
     r"|\b(?:told you|gave you|sent you|said|mentioned|shared|wrote|typed) "
     r"(?:just now|a (?:moment|minute|second|bit|while) ago|a few (?:minutes|seconds|moments) ago|earlier|before"

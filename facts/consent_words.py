@@ -17,7 +17,7 @@ SOFTENER = r"(?:(?:please|pls|plz|kindly|just|also|now|definitely|really|absolut
 # to the end at every word (20,000 characters took 7 s).
 OPENING = (
     r"(?:^|[.!?;:,()\-\u2013\u2014]\s*"
-    r"|\b(?:and|but|so|then|wait|oh|ok|okay|hey|actually|ugh|oops|hmm|anyway)\s+"
+    r"|\b(?:and|but|so|then|wait|oh|ok|okay|hey|actually|ugh|oops|hmm|anyway|omg|whoa|woah|yikes)\s+"
     r"|\b(?:can|could|would|will) you\s+(?:please\s+|kindly\s+)?"
     r"|\b(?:make sure|be sure|ensure|see to it)(?: that)?(?: you)?\s+"
     r"|\b(?:i'd like|i would like|i want|i need) you to\s+)" + SOFTENER
@@ -83,7 +83,7 @@ MEMORY_NOUN = (
 # Later conversations are a memory too ("don't carry this over to future chats").
 LATER_CHATS = r"(?:future|later|other|new|next|upcoming|all) (?:chats?|conversations?|sessions?)\b"
 PLACE = (
-    r"(?:(?:(?:your|my|the|any) )?(?:" + MEMORY_NOUN + r"|preferences\b)"
+    r"(?:(?:(?:your|my|the|any) (?:little |mental |secret |internal |user )?)?(?:" + MEMORY_NOUN + r"|preferences\b)"
     r"|(?:what|anything|everything|whatever) you (?:know|remember|keep) about me\b"
     r"|" + LATER_CHATS + ")"
 )
@@ -96,12 +96,14 @@ MEMORY_PLACE = (
 )
 # What the person is about to say, or says from now on ("what I'm going to type next").
 WHAT_I_WILL_SAY = (
-    r"(?:what|everything|anything|whatever) (?:i(?:'m| am) (?:about to|going to)(?: (?:say|tell you|share|type|write))?"
+    r"(?:(?:what|everything|anything|whatever) "
+    r"(?:i(?:'m| am) (?:about to|going to)(?: (?:say|tell you|share|type|write))?"
     r"|i (?:say|tell you|share|type|write) (?:here|now|next|today|from now on|in this (?:chat|conversation|session)))"
+    r"|what comes (?:next|after this))"
 )
 POINTING = (
     r"(?:(?:any|all|none) of (?:this|that|it|the following|what follows)|this|that|it|anything"
-    r"|(?:these|those) (?:personal )?(?:details|specifics|facts)"
+    r"|(?:these|those) (?:personal )?(?:details|specifics|facts)|(?:things|stuff|details|facts|info) about me"
     r"|all (?:of )?(?:this|that)|" + WHAT_I_WILL_SAY + "|what follows|the following"
     r"|a (?:record|note) of (?:this|that|it))\b"
 )
@@ -110,10 +112,12 @@ POINTING = (
 NOT_ELSEWHERE = (
     r"(?!\s+(?:in|on|at|under|inside|near|by|behind|beside|next to|outside|with|from|to|into|onto|around|for|as)\s+"
     r"(?!(?:(?:your|my|the|any) )?(?:mind|head)\b|(?:this|that|my|the) (?:message|chat|conversation|session)\b"
-    r"|(?:the )?future\b|(?:a )?(?:memory|fact|note) about me\b|(?:a )?memory\b|" + PLACE + "))"
+    r"|(?:the )?future\b|(?:a )?(?:memory|fact|note) about me\b|(?:a )?memory\b|(?:before|earlier)\s*(?:[.!,;]|$)"
+    # ("Don't keep it for now": a time, not a place.)
+    r"|(?:now|a while|a bit|the moment)\s*(?:[.!,;]|$)|" + PLACE + "))"
 )
 IN_MEMORY = r"[^.!?;]{0,30}\b(?:to|in|into|on|onto|under|for|across) " + PLACE
-ANYWHERE = r"\s+anywhere(?: else)?\s*(?:[.!;:,]|$)"
+ANYWHERE = r"\s+anywhere(?: else| on your (?:side|end)| in your (?:system|memory))?\s*(?:[.!;:,]|$)"
 CLAUSE_END = r"\s*(?:[.!;]|$)"
 # An everyday verb's object: pointing (and not elsewhere), or a memory as its place.
 # What the person tells about themselves, as an everyday verb's object: "don't store my kids'
@@ -172,7 +176,15 @@ KEEP_ING_OBJECT = (
 PLACE_ING = r"(?:adding|putting|committing|writing|filing|noting|including|entering|holding|carrying)\b"
 ANY_ING = r"(?:" + MEMORY_ING + "|" + KEEP_ING_OBJECT + "|" + PLACE_ING + r"(?:\s+" + POINTING + ")?" + IN_MEMORY + ")"
 DONE = (
-    r"(?:" + MEMORY_DONE + "|" + KEEP_DONE + r"(?:\s*(?:[.!;:,\-\u2013\u2014]|$)|" + ANYWHERE + "|" + IN_MEMORY + ")"
+    r"(?:"
+    + MEMORY_DONE
+    + "|"
+    + KEEP_DONE
+    + r"(?:\s*(?:[.!;:,\-\u2013\u2014]|$)|"
+    + ANYWHERE
+    + "|"
+    + IN_MEMORY
+    + r"|\s+(?:after|beyond|past) (?:this|the|our) (?:session|chat|conversation)\b)"
     # "Make sure this doesn't get added to my saved memories": a placing verb, with a memory as its place.
     r"|(?:added|put|entered|included|copied|written|filed|uploaded)" + IN_MEMORY + ")"
 )
@@ -183,7 +195,8 @@ NEGATED_BE = (
 )
 SUBJECT = (
     r"(?:this|that|it|any of (?:this|that|it)|all of this"
-    r"|this (?:message|part|bit|one|conversation|chat|session|info|information|stuff|detail|details|story))"
+    r"|this (?:message|part|bit|one|conversation|chat|session|info|information|stuff|detail|details|story)"
+    r"|everything (?:after|below|past) (?:this|here)(?: (?:line|point|message))?)"
 )
 # Between the person and the assistant, or within this conversation only.
 BETWEEN_US = r"(?:just |strictly |only |purely )?between (?:us|you and me|the two of us|ourselves)\b"

@@ -17,7 +17,8 @@ them (tests/facts/test_consent_languages.py, test_consent_tenth_fixes.py) and th
 not retrained with them (held out, trained on they raised the threshold and cost recall on the
 earlier sets: tests/facts/consent_sets.py): in-sample for the rules. The eleventh likewise: scored
 once, then the rules fixed on it (test_consent_eleventh_fixes.py), not trained on; and the twelfth
-and thirteenth (test_consent_twelfth_fixes.py), and the fourteenth (test_consent_fourteenth_fixes.py).
+and thirteenth (test_consent_twelfth_fixes.py), the fourteenth (test_consent_fourteenth_fixes.py) and the
+fifteenth (test_consent_fifteenth_fixes.py).
 Run alone to read them:
 
     .venv/bin/python -m pytest -q -s -p no:cacheprovider tests/facts/test_consent_model.py
@@ -135,6 +136,13 @@ SETS = (
     # P 0.991 / R 0.758, product P 0.992 / R 0.856 (131 of 153, the same look-alike). Never
     # trained on.
     ("fourteenth (in-sample)", *LABELLED["fourteenth"], 130 / 153, 130 / 132),
+    # Held out: written blind (2026-11-29), scored once at 5f7d7f2 (docs/measurements.md §25):
+    # product P 1.000 / R 0.745 (123 of 165, no look-alike of 177), rules P 1.000 / R 0.673; 7
+    # requests read as the wrong kind. The classifier retrained on every set but this one did
+    # worse on it (R 0.691: the threshold rose to 0.99). Then the rules were fixed on it by form
+    # (tests/facts/test_consent_fifteenth_fixes.py), so it is in-sample for the rules now: rules
+    # and product P 1.000 / R 0.976 (161 of 165). Never trained on.
+    ("fifteenth (in-sample)", *LABELLED["fifteenth"], 160 / 165, 160 / 161),
 )
 
 

@@ -16,9 +16,8 @@ import django, os
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memory_service.settings")
 django.setup()
 import facts.tasks
-from facts import consent, consent_languages, consent_rules, consent_wishes
-lists = [consent_rules.FORGET_RE, consent_rules.WITHHOLD_RE, consent_wishes.WISH_RE,
-         consent_languages.WITHHOLD_RE, consent_languages.FORGET_PREVIOUS_RE]
+from facts import consent, consent_languages
+lists = [consent.FORGET_RE, consent._WITHHOLD_RE, consent_languages.WITHHOLD_RE, consent_languages.FORGET_PREVIOUS_RE]
 print("before", sum(rules._compiled is not None for rules in lists))
 print("request", consent.detect("Please don't remember this, I moved to Porto."))
 print("after", sum(rules._compiled is not None for rules in lists))
