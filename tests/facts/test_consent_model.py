@@ -143,6 +143,12 @@ SETS = (
     # (tests/facts/test_consent_fifteenth_fixes.py), so it is in-sample for the rules now: rules
     # and product P 1.000 / R 0.976 (161 of 165). Never trained on.
     ("fifteenth (in-sample)", *LABELLED["fifteenth"], 160 / 165, 160 / 161),
+    # Held out: written blind (2026-11-29) after the fifteenth's fixes, scored once at 163ec07
+    # (docs/measurements.md §25): product P 0.993 / R 0.754 (135 of 179, 1 look-alike of 182: "Don't
+    # delete anything you know about me, I like that you remember", the classifier's), rules
+    # P 1.000 / R 0.642; 8 requests read as the wrong kind. Neither reader taught on it yet: the
+    # floors are what it reached, less one request.
+    ("sixteenth (blind)", *LABELLED["sixteenth"], 134 / 179, 134 / 136),
 )
 
 
