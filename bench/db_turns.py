@@ -48,6 +48,8 @@ class Meter:
     wall: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
     statements: Counter[str] = field(default_factory=Counter)
     sent: list[tuple[str, tuple, dict]] = field(default_factory=list)
+    # The person each extract_turn message named in its header (core.queues.about_users), by turn.
+    people: dict[int, int] = field(default_factory=dict)
     profiler: cProfile.Profile | None = None
 
     @contextmanager
@@ -83,6 +85,9 @@ def captured(meter: Meter):
 
     def record(task, args=None, kwargs=None, **options):
         meter.sent.append((task.name, tuple(args or ()), dict(kwargs or {})))
+        users = (options.get("headers") or {}).get(queues.USERS_HEADER) or []
+        if task.name == "facts.extract_turn" and len(users) == 1:
+            meter.people[args[0]] = users[0]
 
     setattr(Task, "apply_async", record)  # noqa: B010 (a method replaced for the run)
     try:
@@ -119,7 +124,7 @@ def run(conversations: list[tuple[str, dict]], turns: int, *, profile: bool = Fa
         queued = [args[0] for name, args, _ in meter.sent if name == "facts.extract_turn"]
         meter.sent.clear()
         for turn_pk in queued[:WARM_UP]:
-            _one_turn(turn_pk, Meter(sent=meter.sent))
+            _one_turn(turn_pk, Meter(sent=meter.sent, people=meter.people))
         started = time.perf_counter()
         for turn_pk in queued[WARM_UP:]:
             _one_turn(turn_pk, meter)
@@ -129,7 +134,7 @@ def run(conversations: list[tuple[str, dict]], turns: int, *, profile: bool = Fa
 
 def _one_turn(turn_pk: int, meter: Meter) -> None:
     with meter.stage("claim"):
-        job = prepare(turn_pk, None)
+        job = prepare(turn_pk, None, user_pk=meter.people.get(turn_pk))  # as extract_turn reads it
     if job is None:
         return
     reply = rules.extract([m["user"] for m in job.messages])  # the llm worker's part: not measured

@@ -63,9 +63,9 @@ def _turn(tenant: Tenant, user: MemoryUser, spec: Round) -> Turn:
     )
 
 
-def _extract(turn_pk: int) -> None:
+def _extract(turn_pk: int, user_pk: int) -> None:
     """One turn through the worker's three steps, in this process."""
-    job = prepare(turn_pk, None)
+    job = prepare(turn_pk, None, user_pk=user_pk)
     if job is not None:
         apply(job, extract(job))
 
@@ -93,7 +93,7 @@ def load_user(tenant: Tenant, question: Question, embedder=None) -> LoadedUser:
     with override_settings(**OFFLINE), indexing_here(), transaction.atomic():
         turns = Turn.objects.bulk_create([_turn(tenant, user, spec) for spec in specs], batch_size=500)
         for turn in turns:
-            _extract(turn.pk)
+            _extract(turn.pk, user.pk)
         _index_marked(user, embedder)
     return LoadedUser(user, {spec.turn_id: spec.covers for spec in specs})
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any, TypeVar
 from uuid import UUID
 
 from django.db.models import Count, Q, QuerySet
@@ -14,6 +15,16 @@ from core.timestamps import in_utc
 from facts.models import Fact, FactEntity, FactHistory, MemoryUser, Tenant
 
 FACT_RELATED = ("user", "source_turn", "superseded_by", "replaces")
+
+_Rows = TypeVar("_Rows", bound=QuerySet[Any])
+
+
+def of_users(rows: _Rows, users: Iterable[int] | None) -> _Rows:
+    """`rows` narrowed to these people's, when the caller knows whose items it reads (None: it
+    does not). The user-data tables are hash-partitioned by user on PostgreSQL: a read by id alone
+    is planned and probed on every partition (64 by default), one that names the users on theirs
+    only (docs/measurements.md §20). Each item belongs to one person, so the answer is the same."""
+    return rows if users is None else rows.filter(user_id__in=sorted({int(u) for u in users}))
 
 
 def attach_output_links(facts: list[Fact]) -> None:

@@ -103,11 +103,12 @@ def store_vectors(self: Task[..., int], items: list[VectorItem]) -> int:
         raise self.retry(exc=exc, countdown=_backoff(self.request.retries)) from exc
 
 
-def _documents(kind: str, ids: list[int]) -> dict[int, Document]:
-    """The documents as they are now, their rows held until commit (recall/indexer.py `_documents`)."""
+def _documents(kind: str, ids: list[int], users: list[int]) -> dict[int, Document]:
+    """The documents as they are now, their rows held until commit (recall/indexer.py `_documents`);
+    read in their people's partitions (each item names its person)."""
     if kind == Kind.FACT:
-        return index.live_documents(ids, lock=True)
-    return episode_index.episode_documents(ids, lock=True)
+        return index.live_documents(ids, lock=True, users=users)
+    return episode_index.episode_documents(ids, lock=True, users=users)
 
 
 def write_vectors(items: list[VectorItem]) -> int:
@@ -121,7 +122,7 @@ def write_vectors(items: list[VectorItem]) -> int:
             mine = [i for i in items if i.get("kind", Kind.FACT) == kind]
             if not mine:
                 continue
-            docs = _documents(kind, [i["fact_id"] for i in mine])
+            docs = _documents(kind, [i["fact_id"] for i in mine], [i["user_id"] for i in mine])
             rows = [
                 (doc.fact_id, doc.user_id, i["model"], doc.digest, index.decode_vector(i["vector"]).tobytes())
                 for i in mine

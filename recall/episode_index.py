@@ -13,18 +13,22 @@ live in the episode tables (recall.tables).
 from __future__ import annotations
 
 from facts.models import Turn
+from facts.selectors import of_users
 from recall import fts, turn_keys, vec
 from recall.index import Document, document_of_text, exchange_of, with_answered
 from recall.tables import EPISODES
 
 
-def episode_documents(turn_ids: list[int], *, lock: bool = False) -> dict[int, Document]:
+def episode_documents(
+    turn_ids: list[int], *, lock: bool = False, users: list[int] | None = None
+) -> dict[int, Document]:
     """The indexed documents of those turns that are episodes now (rows locked with `lock`); with
-    MEMORY_RECALL_TURN_KEYS=words+facts each holds the live facts extracted from it too."""
-    facts = turn_keys.facts_said(turn_ids, lock=lock)
-    turns = Turn.objects.episodes().filter(pk__in=turn_ids)
+    MEMORY_RECALL_TURN_KEYS=words+facts each holds the live facts extracted from it too. `users`:
+    the turns' people, when known (facts.selectors.of_users)."""
+    facts = turn_keys.facts_said(turn_ids, lock=lock, users=users)
+    turns = of_users(Turn.objects.episodes().filter(pk__in=turn_ids), users)
     # Locked by primary key, like every locking read of a set (recall.index.live_documents).
-    rows = with_answered(turns.select_for_update().order_by("pk") if lock else turns)
+    rows = with_answered(turns.select_for_update().order_by("pk") if lock else turns, users)
     # `answered` is with_answered's annotation, which the type of a queryset of turns does not name.
     fields = ("pk", "user_id", "user_input", "answered", "assistant_response")
     return {

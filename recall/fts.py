@@ -36,8 +36,9 @@ def count_user(user_id: int, t: Tables = FACTS) -> int:
     return current().fts.count_user(user_id, t)
 
 
-def indexed_hashes(ids: Iterable[int], t: Tables = FACTS) -> dict[int, str]:
-    return current().fts.indexed_hashes(ids, t)
+def indexed_hashes(ids: Iterable[int], t: Tables = FACTS, *, users: Iterable[int] | None = None) -> dict[int, str]:
+    """`users`: the items' people, when known (PostgreSQL then reads their partitions only)."""
+    return current().fts.indexed_hashes(ids, t, users=users)
 
 
 def doc_frequencies(user_id: int, terms: list[str], t: Tables = FACTS) -> dict[str, int]:

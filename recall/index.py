@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NotRequired, TypedDict
 
@@ -19,6 +20,7 @@ from django.conf import settings
 from django.db.models import OuterRef, Q, QuerySet, Subquery
 
 from facts.models import Fact, Turn
+from facts.selectors import of_users
 from recall import fts, vec
 from recall.embeddings import Embedder, embedder_for
 from recall.slots import configured_model
@@ -77,10 +79,13 @@ def document_of_text(pk: int, user_id: int, text: str, context: str, body: str |
     return Document(pk, user_id, text if body is None else body, context, embed_text)
 
 
-def with_answered(turns: QuerySet[Turn]) -> QuerySet[Turn]:
-    """Each turn annotated with `answered`: the assistant message of the turn before it in its session."""
+def with_answered(turns: QuerySet[Turn], users: Iterable[int] | None = None) -> QuerySet[Turn]:
+    """Each turn annotated with `answered`: the assistant message of the turn before it in its
+    session. `users`, the turns' people when known, keeps the inner read in their partitions at
+    planning (the outer row's user alone is known only as each row runs)."""
     before = (
-        Turn.objects.filter(user_id=OuterRef("user_id"), session_id=OuterRef("session_id"))
+        of_users(Turn.objects.all(), users)
+        .filter(user_id=OuterRef("user_id"), session_id=OuterRef("session_id"))
         .filter(Q(created_at__lt=OuterRef("created_at")) | Q(created_at=OuterRef("created_at"), pk__lt=OuterRef("pk")))
         .order_by("-created_at", "-pk")
         .values("assistant_response")[:1]
@@ -103,7 +108,9 @@ def _source_turns(facts: list[Fact]) -> dict[int, SourceTurn]:
     turn_ids = {f.source_turn_id for f in facts if f.source_turn_id}
     if not turn_ids:
         return {}
-    rows = with_answered(Turn.objects.filter(pk__in=turn_ids))
+    # The facts' own people's turns: on PostgreSQL their partitions alone (facts.selectors.of_users).
+    users = {f.user_id for f in facts}
+    rows = with_answered(of_users(Turn.objects.filter(pk__in=turn_ids), users), users)
     fields = ("pk", "user_input", "episode_withdrawn", "answered", "assistant_response")
     return {
         pk: SourceTurn("" if withdrawn else message, exchange_of(answered, reply))
@@ -124,8 +131,9 @@ def documents(facts: list[Fact]) -> dict[int, Document]:
     }
 
 
-def live_documents(fact_ids: list[int], *, lock: bool = False) -> dict[int, Document]:
-    facts = Fact.objects.live().filter(pk__in=fact_ids).prefetch_related("entity_tags__entity")
+def live_documents(fact_ids: list[int], *, lock: bool = False, users: list[int] | None = None) -> dict[int, Document]:
+    """The indexed documents of those facts that are live now; `users`: their people, when known."""
+    facts = of_users(Fact.objects.live().filter(pk__in=fact_ids), users).prefetch_related("entity_tags__entity")
     if lock:
         # Rows are locked in the order they are read: every locking read of a set of facts takes
         # them by primary key, so two transactions locking overlapping sets cannot deadlock.

@@ -75,6 +75,7 @@ class Batch:
 # --- marking, inside the change's transaction -----------------------------------------------
 
 _marked = threading.local()
+_USERS = "users"  # beside the kinds in a thread's marks: whose items they are
 
 
 def mark(*, user_id: int, fact_ids: Iterable[int] = (), turn_ids: Iterable[int] = ()) -> None:
@@ -82,7 +83,7 @@ def mark(*, user_id: int, fact_ids: Iterable[int] = (), turn_ids: Iterable[int] 
     With MEMORY_RECALL_TURN_KEYS=words+facts a fact's source turn is marked with it: the turn's
     entry holds the fact's words (recall.turn_keys)."""
     fact_ids = sorted({int(i) for i in fact_ids})
-    turn_ids = sorted({*(int(i) for i in turn_ids), *turn_keys.turns_of(fact_ids)})
+    turn_ids = sorted({*(int(i) for i in turn_ids), *turn_keys.turns_of(fact_ids, [user_id])})
     # Sorted: an upsert locks its rows in the order given, and two marks of overlapping items
     # in different orders could each hold a row the other waits for.
     rows = [PendingIndex(kind=Kind.FACT, item_id=i, user_id=user_id) for i in fact_ids]
@@ -96,25 +97,26 @@ def mark(*, user_id: int, fact_ids: Iterable[int] = (), turn_ids: Iterable[int] 
         rows, update_conflicts=True, unique_fields=["kind", "item_id"], update_fields=["queued_at", "sent_at"]
     )
     if not indexes_after_commit():
-        _terms_now(fact_ids, turn_ids)
+        _terms_now(fact_ids, turn_ids, [user_id])
     pending = getattr(_marked, "items", None)
     if pending is None:
-        pending = _marked.items = {Kind.FACT: set(), Kind.EPISODE: set()}
+        pending = _marked.items = {Kind.FACT: set(), Kind.EPISODE: set(), _USERS: set()}
     pending[Kind.FACT].update(fact_ids)
     pending[Kind.EPISODE].update(turn_ids)
+    pending[_USERS].add(user_id)
     replicas.note_write([user_id])  # with replicas: read your own writes (facts/replicas.py)
     # One callback per mark; the first to run after commit takes everything this thread marked.
     transaction.on_commit(_after_commit)
 
 
-def _terms_now(fact_ids: list[int], turn_ids: list[int]) -> None:
+def _terms_now(fact_ids: list[int], turn_ids: list[int], users: list[int]) -> None:
     """Inside the change's transaction, in a process that leaves indexing to a worker: the items'
     term rows as the worker would write them (the same documents, digests and tokenizer), so
     recall finds the change by its words from its commit on, on the primary and on a replica
     alike (one commit record). Their vectors stay in the outbox; a worker's batch finds the term
     rows current and writes only those. The documents are read in this transaction: a fact
     forgotten or changed in it is written as it will commit."""
-    for kind, by_id in _documents(fact_ids, turn_ids).items():
+    for kind, by_id in _documents(fact_ids, turn_ids, users=users).items():
         asked = fact_ids if kind == Kind.FACT else turn_ids
         if asked:
             _write_terms(by_id, asked, _TABLES[kind])
@@ -130,7 +132,7 @@ def _after_commit() -> None:
         # to the `embed` queue when it does not embed): a drain message to its own queue cost a
         # second task per applied turn, behind the whole backlog (docs/measurements.md §20).
         try:
-            index_items(sorted(pending[Kind.FACT]), sorted(pending[Kind.EPISODE]))
+            index_items(sorted(pending[Kind.FACT]), sorted(pending[Kind.EPISODE]), users=sorted(pending[_USERS]))
         except Exception:
             # The change has committed and the outbox holds its items: a drain catches up.
             log.exception("indexing after commit failed; the outbox keeps the items")
@@ -182,13 +184,16 @@ def indexes_after_commit() -> bool:
 # --- indexing a batch ----------------------------------------------------------------------
 
 
-def _documents(fact_ids: list[int], turn_ids: list[int], *, lock: bool = False) -> dict[str, dict[int, Document]]:
+def _documents(
+    fact_ids: list[int], turn_ids: list[int], *, lock: bool = False, users: list[int] | None = None
+) -> dict[str, dict[int, Document]]:
     """The documents as they are now; `lock` (inside the write transaction) holds their rows until
     commit, so a forget waits for this write or this write sees the forget (on PostgreSQL; SQLite's
-    one writer already orders them). No statement for a kind with no ids."""
+    one writer already orders them). No statement for a kind with no ids. `users`: the items'
+    people, when the caller knows them (the outbox rows name them): read in their partitions."""
     return {
-        Kind.FACT: index.live_documents(fact_ids, lock=lock) if fact_ids else {},
-        Kind.EPISODE: episode_index.episode_documents(turn_ids, lock=lock) if turn_ids else {},
+        Kind.FACT: index.live_documents(fact_ids, lock=lock, users=users) if fact_ids else {},
+        Kind.EPISODE: episode_index.episode_documents(turn_ids, lock=lock, users=users) if turn_ids else {},
     }
 
 
@@ -199,7 +204,7 @@ def _write_terms(by_id: dict[int, Document], asked: list[int], tables: Tables) -
     gone = [i for i in asked if i not in by_id]
     removed = fts.delete(gone, tables)
     vec.delete(gone, tables)
-    current = fts.indexed_hashes(by_id, tables)
+    current = fts.indexed_hashes(by_id, tables, users=_people(by_id))
     changed = [d for d in by_id.values() if d.fact_id in current and current[d.fact_id] != d.digest]
     new = [d for d in by_id.values() if d.fact_id not in current]
     fts.upsert(((d.fact_id, d.user_id, d.digest, d.body, d.context) for d in changed), tables)
@@ -211,10 +216,15 @@ def _write_terms(by_id: dict[int, Document], asked: list[int], tables: Tables) -
 _TABLES: dict[str, Tables] = {Kind.FACT: FACTS, Kind.EPISODE: EPISODES}
 
 
+def _people(by_id: dict[int, Document]) -> set[int]:
+    """Whose documents these are: their index rows are read in those people's partitions."""
+    return {d.user_id for d in by_id.values()}
+
+
 def _needing_vectors(docs: dict[str, dict[int, Document]], model: str) -> list[tuple[str, Document]]:
     need = []
     for kind, by_id in docs.items():
-        have = vec.indexed(by_id, _TABLES[kind])
+        have = vec.indexed(by_id, _TABLES[kind], users=_people(by_id))
         need += [(kind, d) for d in by_id.values() if have.get(d.fact_id) != (model, d.digest)]
     return need
 
@@ -232,14 +242,21 @@ def _embed(need: list[tuple[str, Document]], embedder: Embedder) -> dict[tuple[s
 
 
 def index_items(
-    fact_ids: Iterable[int], turn_ids: Iterable[int], *, vectors: str = "auto", embedder: Embedder | None = None
+    fact_ids: Iterable[int],
+    turn_ids: Iterable[int],
+    *,
+    vectors: str = "auto",
+    embedder: Embedder | None = None,
+    users: Iterable[int] | None = None,
 ) -> Batch:
     """Index these facts and episodes now (module docstring: read and embed, then one write).
 
     vectors: "here" computes missing vectors in this process, "queue" sends them to the
     `embed` queue, "skip" writes FTS rows only (rebuild_recall_index), "auto" picks "here"
-    where this process embeds (indexes_here) and "queue" elsewhere."""
+    where this process embeds (indexes_here) and "queue" elsewhere. `users`: every item's
+    person, when the caller knows them (None: read by id alone)."""
     fact_ids, turn_ids = sorted({int(i) for i in fact_ids}), sorted({int(i) for i in turn_ids})
+    people = None if users is None else sorted({int(u) for u in users})
     if vectors == "auto":
         vectors = "here" if indexes_here() else "queue"
     computed: dict[tuple[str, int], tuple[str, bytes]] = {}
@@ -249,7 +266,7 @@ def index_items(
             embedder = embedder or get_embedder()
             model = embedder.model_name  # which vectors are current: the ones computed here
             with slots.pinned():
-                need = _needing_vectors(_documents(fact_ids, turn_ids), model)
+                need = _needing_vectors(_documents(fact_ids, turn_ids, users=people), model)
             computed = _embed(need, embedder) if need else {}
             if need:
                 _report_embedder("")
@@ -264,7 +281,8 @@ def index_items(
         log.warning("embedding for %d facts and %d episodes failed: %s", len(fact_ids), len(turn_ids), exc)
         _report_embedder(error)
     with transaction.atomic(), slots.pinned():
-        batch = _write(_documents(fact_ids, turn_ids, lock=True), fact_ids, turn_ids, computed, model, vectors)
+        docs = _documents(fact_ids, turn_ids, lock=True, users=people)
+        batch = _write(docs, fact_ids, turn_ids, computed, model, vectors)
     batch.embed_error = error
     if batch.to_embed:
         transaction.on_commit(lambda: send_to_embed(batch.to_embed))
@@ -296,7 +314,7 @@ def _write(
         batch.removed += removed
         batch.indexed += written
         done[kind] += gone
-        have = vec.indexed(by_id, tables)
+        have = vec.indexed(by_id, tables, users=_people(by_id))
         rows = []
         for doc in by_id.values():
             if have.get(doc.fact_id) == (model, doc.digest):
@@ -343,11 +361,12 @@ def drain(*, batch_size: int | None = None, budget_seconds: float = 30.0) -> dic
         rows = list(
             PendingIndex.objects.filter(Q(sent_at__isnull=True) | Q(sent_at__lt=stale))
             .order_by("queued_at", "pk")
-            .values_list("kind", "item_id")[:size]
+            .values_list("kind", "item_id", "user_id")[:size]
         )
         if not rows:
             break
-        batch = index_items([i for k, i in rows if k == Kind.FACT], [i for k, i in rows if k == Kind.EPISODE])
+        facts, turns = [i for k, i, _ in rows if k == Kind.FACT], [i for k, i, _ in rows if k == Kind.EPISODE]
+        batch = index_items(facts, turns, users={u for _, _, u in rows})
         batches += 1
         totals.indexed += batch.indexed
         totals.embedded += batch.embedded

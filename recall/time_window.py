@@ -55,6 +55,8 @@ class Window:
                 centre = datetime(year, self.month, self.day, tzinfo=UTC)
             except ValueError:
                 continue
-            if shift(centre, -DAY_SLACK) <= moment < shift(centre, timedelta(days=1) + DAY_SLACK):
+            end = shift(centre, timedelta(days=1) + DAY_SLACK)
+            # Held at the calendar's last moment, the end takes it in (a moment cannot pass it).
+            if shift(centre, -DAY_SLACK) <= moment and (moment < end or end == LAST):
                 return True
         return False

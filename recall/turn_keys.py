@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from django.conf import settings
 
 from facts.models import Fact, Turn
+from facts.selectors import of_users
 
 WORDS = "words"
 WORDS_AND_FACTS = "words+facts"
@@ -28,17 +29,19 @@ def with_facts() -> bool:
     return settings.MEMORY_RECALL_TURN_KEYS == WORDS_AND_FACTS
 
 
-def turns_of(fact_ids: Iterable[int]) -> list[int]:
+def turns_of(fact_ids: Iterable[int], users: Iterable[int] | None = None) -> list[int]:
     """The episodes whose entry holds (or held) these facts' words: their source turns. A retired
-    fact still names its turn, so the turn is re-indexed without it."""
+    fact still names its turn, so the turn is re-indexed without it. `users`: the facts' people,
+    when known (facts.selectors.of_users)."""
     ids = [int(i) for i in fact_ids]
     if not ids or not with_facts():
         return []
-    sources = Fact.objects.filter(pk__in=ids).exclude(source_turn=None).values("source_turn_id")
-    return list(Turn.objects.episodes().filter(pk__in=sources).values_list("pk", flat=True))
+    users = None if users is None else list(users)
+    sources = of_users(Fact.objects.filter(pk__in=ids), users).exclude(source_turn=None).values("source_turn_id")
+    return list(of_users(Turn.objects.episodes().filter(pk__in=sources), users).values_list("pk", flat=True))
 
 
-def facts_said(turn_ids: Iterable[int], *, lock: bool = False) -> dict[int, str]:
+def facts_said(turn_ids: Iterable[int], *, lock: bool = False, users: Iterable[int] | None = None) -> dict[int, str]:
     """turn pk -> the text of the live facts extracted from it, one a line, oldest first.
 
     `lock` (the indexer's write transaction) holds those facts' rows until commit, taken before
@@ -50,7 +53,7 @@ def facts_said(turn_ids: Iterable[int], *, lock: bool = False) -> dict[int, str]
     # By primary key, the order every locking read of facts takes (recall.index.live_documents):
     # by turn first, two index writes could each hold a fact the other waits for. Per turn, the
     # lines still come oldest first.
-    facts = Fact.objects.live().filter(source_turn_id__in=ids).order_by("pk")
+    facts = of_users(Fact.objects.live().filter(source_turn_id__in=ids), users).order_by("pk")
     if lock:
         facts = facts.select_for_update()
     lines: dict[int, list[str]] = {}

@@ -71,8 +71,9 @@ def count_user(user_id: int, t: Tables = FACTS) -> int:
     return sum(int(current().vec.count_user(user_id, table)) for table in _both(t))
 
 
-def indexed(ids: Iterable[int], t: Tables = FACTS) -> dict[int, tuple[str, str]]:
-    return current().vec.indexed(ids, _live(t))
+def indexed(ids: Iterable[int], t: Tables = FACTS, *, users: Iterable[int] | None = None) -> dict[int, tuple[str, str]]:
+    """`users`: the items' people, when known (PostgreSQL then reads their partitions only)."""
+    return current().vec.indexed(ids, _live(t), users=users)
 
 
 def vectors(ids: Iterable[int], t: Tables = FACTS, *, user_id: int | None = None) -> dict[int, np.ndarray]:

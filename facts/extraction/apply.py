@@ -31,7 +31,7 @@ from facts.extraction.job import Job, Result, timings
 from facts.guard import check_entity_name, check_untrusted_text
 from facts.models import Edge, Fact, FactEntity, MemoryMode, SessionCursor, Status, Turn
 from facts.services.memory_mode import memory_mode_of
-from facts.turn_state import empty_outcome
+from facts.turn_state import by_key, empty_outcome
 
 log = logging.getLogger(__name__)
 
@@ -258,7 +258,9 @@ def apply(job: Job, result: Result) -> None:
     if result.error:
         fail(job, result, apply_started)
         return
-    turn = Turn.objects.select_related("user").filter(pk=job.turn_pk).first()
+    # By its person too: on PostgreSQL that reads one partition (facts.turn_state `by_key`); a job
+    # message always names its person (0 only in a hand-made job).
+    turn = Turn.objects.select_related("user").filter(**by_key(job.turn_pk, job.user_pk or None)).first()
     if turn is None:
         log.info("Turn %s is gone (user erased?); dropping its extraction result", job.turn_pk)
         return
@@ -267,7 +269,7 @@ def apply(job: Job, result: Result) -> None:
         # the facts the reply changes are announced together (services.announcing_once).
         with transaction.atomic(), services.holding(turn.user), services.announcing_once(turn.user):
             # First, so that of two deliveries of one result (or two chains of one turn) one applies.
-            if not Turn.objects.finish(turn.pk):
+            if not Turn.objects.finish(turn.pk, user_id=turn.user_id):
                 log.info("Turn %s already finished; duplicate result ignored", turn.pk)
                 return
             if result.reply is None:
@@ -290,8 +292,9 @@ def apply(job: Job, result: Result) -> None:
 def fail(job: Job, result: Result, apply_started: float) -> None:
     """Record a failed extraction; the cursor stays, so the messages are fed again later."""
     reason = result.error or "unknown failure"
+    timed = timings(job, result, apply_started)
     if Turn.objects.fail(
-        job.turn_pk, reason=reason, extractor=result.extractor, timings=timings(job, result, apply_started)
+        job.turn_pk, reason=reason, extractor=result.extractor, timings=timed, user_id=job.user_pk or None
     ):
         log.warning("Extraction of turn %s failed: %s", job.turn_pk, reason)
 

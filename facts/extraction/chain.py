@@ -22,11 +22,11 @@ import logging
 import time
 from typing import Any
 
-from celery import shared_task
+from celery import Task, shared_task
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
-from core.queues import about_users, consumes, eager
+from core.queues import USERS_HEADER, about_users, consumes, eager
 from facts.extraction.apply import apply
 from facts.extraction.job import Job, Result
 from facts.extraction.pipeline import prepare
@@ -52,20 +52,21 @@ DATABASE_RETRY: dict[str, Any] = {
 
 @shared_task(
     name="facts.extract_turn",
+    bind=True,
     acks_late=True,
     **DATABASE_RETRY,
     # It may call the model itself (below), so it has call_extractor's limits.
     soft_time_limit=settings.MEMORY_LLM_WORST_CASE_SECONDS + 30,
     time_limit=settings.MEMORY_LLM_WORST_CASE_SECONDS + 60,
 )
-def extract_turn(turn_pk: int, enqueued_at: float | None = None, resent: bool = False) -> None:
+def extract_turn(self: Task[..., None], turn_pk: int, enqueued_at: float | None = None, resent: bool = False) -> None:
     """Claim and prepare the turn; where this worker also serves the `llm` queue (`make run`'s
     one worker on every queue), call the extractor and apply its reply in this same task:
     two messages fewer per turn, and no wait in the queue between the steps.
 
     `resent`: sent again for a client's repeated post of a turn still queued; it claims only a
     queued turn, so a turn the first message already claimed is not extracted twice."""
-    job = prepare(turn_pk, enqueued_at, queued_only=resent)
+    job = prepare(turn_pk, enqueued_at, queued_only=resent, user_pk=_person(self))
     if job is None:
         return
     job.timing["llm_sent_at"] = time.time()
@@ -73,6 +74,13 @@ def extract_turn(turn_pk: int, enqueued_at: float | None = None, resent: bool = 
         apply(job, extract(job))
     else:
         call_extractor.apply_async((job.to_message(),), **about_users(job.user_pk))
+
+
+def _person(task: Task[..., None]) -> int | None:
+    """The turn's person, from the message's header (facts.services.turns `_send`); None for a
+    message sent before the header was (the turn is then found by its id alone)."""
+    users = (task.request.headers or {}).get(USERS_HEADER) or []
+    return int(users[0]) if len(users) == 1 else None
 
 
 # Time limits above the worst case of one call with its retries and re-ask (settings).

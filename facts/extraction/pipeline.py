@@ -27,6 +27,7 @@ from facts.extraction.job import Job, ms
 from facts.extraction.salience import skip_reason
 from facts.models import Fact, MemoryMode, SessionCursor, Turn, TurnState
 from facts.services.memory_mode import NO_WRITES
+from facts.turn_state import by_key
 
 log = logging.getLogger(__name__)
 
@@ -82,16 +83,19 @@ def _live_facts(user_id: int) -> tuple[list[dict[str, Any]], dict[str, str]]:
     return facts, refs
 
 
-def prepare(turn_pk: int, enqueued_at: float | None, *, queued_only: bool = False) -> Job | None:
+def prepare(
+    turn_pk: int, enqueued_at: float | None, *, queued_only: bool = False, user_pk: int | None = None
+) -> Job | None:
     """Claim the turn and build the extractor's job, or None (skipped, gone, or already finished;
-    with `queued_only`, also claimed already: `Turn.objects.claim`)."""
+    with `queued_only`, also claimed already: `Turn.objects.claim`). `user_pk`, when the message
+    names the turn's person, keeps every read and write of the turn in that person's partition."""
     started = time.time()
     with transaction.atomic():
-        if not Turn.objects.claim(turn_pk, now=timezone.now(), queued_only=queued_only):
+        if not Turn.objects.claim(turn_pk, now=timezone.now(), queued_only=queued_only, user_id=user_pk):
             log.info("Turn %s is finished or gone; nothing to prepare (duplicate delivery?)", turn_pk)
             return None
         # The person's row comes with the turn: their memory mode as stored now, in the same read.
-        turn = Turn.objects.select_related("user").get(pk=turn_pk)
+        turn = Turn.objects.select_related("user").get(**by_key(turn_pk, user_pk))
         # Accepted before the person's memory became read_only or off: nothing goes to the extractor.
         mode = turn.user.memory_mode or MemoryMode.AUTO
         if mode in NO_WRITES:

@@ -24,6 +24,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from core.errors import Conflict, NotFound, Rejected
+from core.queues import about_users
 from core.timestamps import in_utc
 from facts import consent, consent_model
 from facts.extraction.chain import extract_turn
@@ -48,20 +49,21 @@ def _check_text(value: str, name: str, *, required: bool) -> str:
     return value
 
 
-def _send(turn_pk: int, *, resent: bool = False) -> None:
+def _send(turn_pk: int, user_pk: int, *, resent: bool = False) -> None:
     # The turn is committed: a broker that is down must not turn that into a 500.
     # It stays queued; the client's repeated post (`_send_again_if_queued`) or the
-    # lost-turns marker sends it again.
+    # lost-turns marker sends it again. The person rides in a header (old workers ignore it), so
+    # the task reads the turn in that person's partition alone (facts.extraction.chain).
     try:
-        extract_turn.apply_async((turn_pk, time.time(), resent))
+        extract_turn.apply_async((turn_pk, time.time(), resent), **about_users(user_pk))
     except Exception:
         log.exception("Could not queue the extraction of turn %s; the periodic sweep queues it again", turn_pk)
 
 
 def enqueue(turn: Turn) -> None:
     """Queue the turn's extraction once the surrounding transaction commits."""
-    pk = turn.pk
-    transaction.on_commit(lambda: _send(pk))
+    pk, user_pk = turn.pk, turn.user_id
+    transaction.on_commit(lambda: _send(pk, user_pk))
 
 
 def _send_again_if_queued(turn: Turn) -> None:
@@ -72,8 +74,8 @@ def _send_again_if_queued(turn: Turn) -> None:
     turn (`extract_turn`'s `resent`): if the first one is waiting in the queue, whichever comes
     first extracts and the other changes nothing."""
     if turn.state == TurnState.QUEUED:
-        pk = turn.pk
-        transaction.on_commit(lambda: _send(pk, resent=True))
+        pk, user_pk = turn.pk, turn.user_id
+        transaction.on_commit(lambda: _send(pk, user_pk, resent=True))
 
 
 # Who forgets the previous turn when the person asks to ("forget what I just said").
@@ -187,7 +189,7 @@ def _forget_previous(turn: Turn) -> None:
     else:
         turns_withdraw(user=turn.user, turn_pks=[previous.pk])
     outcome = {**turn.outcome, "forgot_turn_id": previous.turn_id, "forgot_facts": len(facts)}
-    Turn.objects.filter(pk=turn.pk).update(outcome=outcome)
+    Turn.objects.filter(pk=turn.pk, user_id=turn.user_id).update(outcome=outcome)
     turn.outcome = outcome
 
 

@@ -101,7 +101,7 @@ def fold_turn_facts(user, base, episode_hits) -> None:
                 hit.folded.append(FactHit(fact, hit.score, {"through_turn": True}))
 
 
-def sqlite_indexed_hashes(ids, t=FACTS) -> dict[int, str]:
+def sqlite_indexed_hashes(ids, t=FACTS, *, users=None) -> dict[int, str]:
     found: dict[int, str] = {}
     with connection.cursor() as cursor:
         for fid in [int(i) for i in ids]:

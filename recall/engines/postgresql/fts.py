@@ -101,12 +101,17 @@ def delete_user(user_id: int, t: Tables = FACTS) -> int:
         return int(cursor.rowcount)
 
 
-def indexed_hashes(ids: Iterable[int], t: Tables = FACTS) -> dict[int, str]:
+def indexed_hashes(ids: Iterable[int], t: Tables = FACTS, *, users: Iterable[int] | None = None) -> dict[int, str]:
+    """id -> text hash of the ids indexed; with `users` (the items' people) only their partitions
+    are planned and read."""
     ids = [int(i) for i in ids]
     if not ids:
         return {}
+    sql, params = f"SELECT {t.id}, text_hash FROM {t.doc} WHERE {t.id} = ANY(%s)", [ids]
+    if users is not None:
+        sql, params = sql + " AND user_id = ANY(%s)", [ids, sorted({int(u) for u in users})]
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {t.id}, text_hash FROM {t.doc} WHERE {t.id} = ANY(%s)", [ids])
+        cursor.execute(sql, params)
         return {row[0]: row[1] for row in cursor.fetchall()}
 
 

@@ -52,13 +52,17 @@ def delete(ids: Iterable[int], t: Tables = FACTS) -> int:
         return int(cursor.rowcount)
 
 
-def indexed(ids: Iterable[int], t: Tables = FACTS) -> dict[int, tuple[str, str]]:
-    """id -> (model, text_hash) for the ids that have a vector."""
+def indexed(ids: Iterable[int], t: Tables = FACTS, *, users: Iterable[int] | None = None) -> dict[int, tuple[str, str]]:
+    """id -> (model, text_hash) for the ids that have a vector; with `users` (the items' people)
+    only their partitions are planned and read."""
     ids = [int(i) for i in ids]
     if not ids:
         return {}
+    sql, params = f"SELECT {t.id}, model, text_hash FROM {t.vector} WHERE {t.id} = ANY(%s)", [ids]
+    if users is not None:
+        sql, params = sql + " AND user_id = ANY(%s)", [ids, sorted({int(u) for u in users})]
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {t.id}, model, text_hash FROM {t.vector} WHERE {t.id} = ANY(%s)", [ids])
+        cursor.execute(sql, params)
         return {row[0]: (row[1], row[2]) for row in cursor.fetchall()}
 
 

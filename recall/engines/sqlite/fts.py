@@ -72,9 +72,10 @@ def delete_user(user_id: int, t: Tables = FACTS) -> int:
 IDS_PER_READ = 500
 
 
-def indexed_hashes(ids: Iterable[int], t: Tables = FACTS) -> dict[int, str]:
+def indexed_hashes(ids: Iterable[int], t: Tables = FACTS, *, users: Iterable[int] | None = None) -> dict[int, str]:
     """id -> text hash of the ids indexed: one statement per IDS_PER_READ ids (it was one per id;
-    a recall over facts and episodes asks for its candidates' turns, recall.through_turns)."""
+    a recall over facts and episodes asks for its candidates' turns, recall.through_turns).
+    `users` says nothing here: the SQLite tables are not partitioned."""
     ids = sorted({int(i) for i in ids})
     found: dict[int, str] = {}
     with connection.cursor() as cursor:

@@ -40,8 +40,8 @@ def delete(ids: Iterable[int], t: Tables = FACTS) -> int:
     return removed
 
 
-def indexed(ids: Iterable[int], t: Tables = FACTS) -> dict[int, tuple[str, str]]:
-    """fact_id -> (model, text_hash) for the ids that have a vector."""
+def indexed(ids: Iterable[int], t: Tables = FACTS, *, users: Iterable[int] | None = None) -> dict[int, tuple[str, str]]:
+    """fact_id -> (model, text_hash) for the ids that have a vector (`users`: not partitioned here)."""
     found: dict[int, tuple[str, str]] = {}
     with connection.cursor() as cursor:
         for fid in ids:
