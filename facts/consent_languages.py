@@ -19,7 +19,7 @@ from core.lazy_re import Patterns
 # What a request points at: this message or its words, or nothing after it (end, colon, "please").
 _ES_THIS = r"(?:esto|eso|nada(?: de esto)?|este mensaje|en (?:tu |la |mi )?(?:memoria|perfil|notas))"
 _ES_VERB = r"(?:guardes|recuerdes|memorices|apuntes|almacenes|registres|anotes)"
-_DE_VERB = r"(?:speichern|merken|notieren|aufschreiben|behalten)"
+_DE_VERB = r"(?:speichern|abspeichern|merken|notieren|aufschreiben|behalten)"
 _FR_VERB = r"(?:retiens|garde|gardes|mémorise|mémorises|enregistre|enregistres|note|notes)"
 _PT_VERB = r"(?:guarde|guardes|guardar|lembre|memorize|salve|grave|anote)"
 _IT_VERB = r"(?:ricordare|salvare|memorizzare|registrare|annotare|tenere a mente)"
@@ -77,6 +77,15 @@ FORGET_PREVIOUS_FORMS = SOFT_FORGET_FORMS + [
     r"\bzapomnij,?\s+(?:o tym,?\s+)?(?:co|to,? co) (?:ci )?(?:przed chwilą|właśnie|wcześniej)\b",
     r"\bglöm (?:bort )?(?:det|vad) (?:som )?jag (?:just |nyss )?(?:skrev|sa|sade|berättade)\b",
     r"\baz önce (?:söylediğimi|yazdığımı|söylediklerimi|yazdıklarımı|anlattığımı|anlattıklarımı) unut\b",
+    # The sixteenth set's: fr "oublie mon dernier message"; it "... che ti ho detto all'inizio"; pl "co
+    # napisałem wcześniej"; id "lupakan pesan saya sebelumnya"; ro "șterge ce ți-am spus mai devreme";
+    # Hindi in Latin script "jo maine abhi bola wo bhool jao".
+    r"\boublie[zs]? (?:mon|le|ce) (?:dernier|précédent) message\b",
+    r"\bdimentica\s+(?:tutto\s+)?(?:quello|ciò) che (?:ti )?ho (?:detto|scritto)\b.{0,30}\ball'inizio\b",
+    r"\bzapomnij,?\s+(?:o tym,?\s+)?(?:co|to,? co) (?:ci )?\w+ (?:przed chwilą|wcześniej)\b",
+    r"\blupakan (?:pesan|yang) (?:saya|aku|tadi)(?: \w+)? (?:sebelumnya|tadi)\b",
+    r"\bșterge\b.{0,20}\bce ți-am (?:spus|scris) (?:mai devreme|adineauri|înainte)\b",
+    r"\b(?:jo maine|maine jo) (?:abhi|pehle|abhi abhi) (?:bola|kaha|likha)\b.{0,20}\bbhool ja(?:o|na|iye)\b",
 ]
 
 WITHHOLD_FORMS = [
@@ -154,6 +163,16 @@ WITHHOLD_FORMS = [
     r"\b(?:spara|lagra|anteckna|kom ihåg) inte (?:det här|detta|det|den här|något av det här)(?=\s*(?:[,.:;!]|tack|$))",
     r"\b(?:bunu|bunları|bu mesajı|bu konuşmayı|bu sohbeti|şunu)"
     r" (?:kaydetme|hatırlama|saklama|not etme|aklında tutma)\b",
+    # The sixteenth set's: fr "n'enregistre rien de ce que je vais dire"; id "jangan simpan pesan ini";
+    # ro "să nu reții asta"; cs "tohle si nepamatuj"; da "lad være med at gemme det her"; no "ikke
+    # lagre dette"; Hindi in Latin script "yaad mat rakhna", "ye save mat karna".
+    _FR_NOT_SAID_OF_SELF + r"\bn'(?:enregistre|enregistrez|mémorise|mémorisez|retiens|retenez|garde|gardez) rien\b",
+    r"\bjangan (?:simpan|disimpan|diingat|ingat|catat|dicatat)(?: (?:pesan|percakapan|obrolan) ini| ini| ya)?\b",
+    r"\b(?:să nu|nu) (?:reții|reține|salva|salvezi|păstra|păstrezi|memora|memorezi) (?:asta|acest mesaj|nimic)\b",
+    r"\b(?:tohle|to|toto) si (?:prosím )?nepamatuj\b|\bneukládej (?:to|tohle|toto)\b",
+    r"\blad være med at (?:gemme|huske) (?:det her|dette|det)\b|\bgem ikke (?:det her|dette|det)\b",
+    r"(?:^|[:,.!]\s*)ikke (?:lagre|husk|lagr|lagra) (?:dette|det her|det)\b|\blagre ikke (?:dette|det)\b",
+    r"\b(?:yaad|save|store) mat (?:rakhna|karna|rakho|karo)\b",
 ]
 
 FORGET_PREVIOUS_RE = Patterns(FORGET_PREVIOUS_FORMS)

@@ -346,7 +346,8 @@ SAID = (
 # ...said here, not written elsewhere ("what I wrote on the whiteboard", "... from the report").
 NOT_WRITTEN_ELSEWHERE = (
     r"(?![^.!?;,]{0,40}\b(?:on|in|into|from) (?:the|a|an|my|his|her|their|our|that) "
-    r"(?!(?:chat|conversation|message|session|memory|memories|notes|record|last|previous|earlier|profile|preferences)\b))"
+    r"(?!(?:chat|conversation|message|session|memory|memories|notes|record|last|previous|earlier|past|profile"
+    r"|preferences)\b))"
 )
 WHAT_I_SAID = (
     r"(?:(?:what|everything|all(?: that)?|anything|(?:the|that|those) (?:stuff|thing|things|bit|part)"
@@ -359,13 +360,15 @@ WHAT_I_SAID = (
 PREVIOUS = r"(?:last|previous|earlier|prior|preceding)"
 PREVIOUS_OBJECT = (
     r"(?:the|my|that) " + PREVIOUS + r" (?:(?:two|three|four|five|few|couple of|\d{1,2}) )?"
-    r"(?:thing i (?:said|told you|wrote|mentioned)|message|answer|comment|repl(?:y|ies)|response|turn)"
+    r"(?:things? i (?:said|told you|wrote|mentioned|typed)|message|answer|comment|repl(?:y|ies)|response|turn)"
 )
 SAID_BEFORE = (
     r"(?:any of )?(?:" + WHAT_I_SAID + "|" + PREVIOUS_OBJECT + "|(?:that|the|my) " + PREVIOUS + r" (?:bit|part)\b)"
 )
-UNDO_VERB = r"(?:scratch|scrap|strike|erase|delete|remove|wipe|drop|clear|purge|scrub|forget|retract|discard|undo)"
-UNDONE = r"(?:" + WHAT_I_SAID + r"|that|it|my|the)(?: [\w']+){0,5}"
+UNDO_VERB = (
+    r"(?:scratch|scrap|strike|erase|delete|remove|wipe|drop|clear|purge|scrub|forget|retract|discard|undo|get rid of)"
+)
+UNDONE = r"(?:" + WHAT_I_SAID + r"|that|it|them|my|the)(?: [\w']+){0,5}"
 # Requests that may be a correction instead ("forget what I said, let's go to Rome"): read
 # as one only when no correction follows them (see _correction_follows).
 SOFT_FORGET_PATTERNS = [
@@ -379,9 +382,10 @@ SOFT_FORGET_PATTERNS = [
     OPENING + r"forget (?:that )?i (?:ever |just |even )?" + SAID + r"(?! this\b)",
     # Forget that last message / can you forget the last thing I said?
     OPENING
-    + r"forget (?:about )?(?:everything (?:from|in) |all of )?(?:that|the|my|those|these) "
+    + r"forget (?:about )?(?:everything (?:from|in) |all of )?(?:that|the|my|those|these|her|his|their) "
     + PREVIOUS
-    + r" (?:(?:two|three|four|five|few|couple of|\d{1,2}) )?"
+    # ("my last four or five messages": a count, or two.)
+    + r" (?:(?:two|three|four|five|six|few|couple of|\d{1,2})(?: or (?:two|three|four|five|six|\d{1,2}))? )?"
     r"(?:message|thing|bit|part|sentence|comment|repl(?:y|ies)|response|turn|answer)",
     # Pretend I never said that / pretend you didn't hear that.
     OPENING + r"pretend (?:that )?i (?:never|didn't|did not) (?:say|tell you|mention|type|write|share)\b",
@@ -451,7 +455,7 @@ FORGET_PREVIOUS_PATTERNS = SOFT_FORGET_PATTERNS + [
     # The twelfth and thirteenth sets' forms: "unlearn that last bit", "un-remember the number I
     # typed", "forget everything above this line", "#forget last msg", "[delete from memory] ...":
     # verbs and labels that mean undoing a memory and nothing else.
-    r"\bunlearn (?:that|this|it|what|everything)\b|\bun-?remember\b",
+    r"\bunlearn (?:that|this|it|what|everything|the (?:part|bit))\b|\bun-?remember\b",
     r"\bforget (?:everything|all|anything) (?:above|before) this\b"
     # ("Delete everything before this line": a document; "this" must end the clause.)
     r"|\b(?:erase|delete|wipe|clear|purge|scrub|remove|drop) (?:everything|all|anything) (?:before|prior to) this"

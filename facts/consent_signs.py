@@ -39,9 +39,17 @@ BACKWARD = re.compile(
     r"|\bi regret (?:saying|sharing|telling you|mentioning|writing|typing)\b"
     # The fifteenth set's: "pretend I didn't say that", "unsee that", "... from before", "I brought
     # up at the start".
-    r"|\bpretend (?:that )?i (?:never|didn't|did not) (?:say|said|tell|mention|type|write|share)\b"
+    r"|\bpretend (?:that )?i (?:never|didn't|did not) (?:say|said|tell|mention|type|typed|write|share|send|sent)\b"
     r"|\bunsee (?:that|it)\b|\bfrom (?:before|earlier)(?=\s*(?:[.!,;]|$))"
     r"|\bi brought up (?:at the start|earlier|before|a (?:moment|minute) ago)\b"
+    # The sixteenth's: what was said named with when ("I mentioned my diagnosis earlier", "yesterday I
+    # told you ..."), taken back or retracted, regretted, a message someone else typed, the chat's start.
+    r"|\bi (?:mentioned|told you|said|shared|gave you|wrote)\b[^.!?]{0,40}\b(?:earlier|before|yesterday|last week"
+    r"|a (?:minute|moment|while) ago)\b|\b(?:yesterday|last week|last time|the other day|earlier in (?:this|the)"
+    r" (?:chat|conversation)),? i (?:mentioned|told you|said|shared|gave you|wrote)\b"
+    r"|\btake back what i\b|\bretract(?:ing)? (?:that|it)\b|\bi regret (?:that|it)\b"
+    r"|\bat the start of (?:this|the) (?:chat|conversation)\b|\bthat was my \w+ typing\b"
+    r"|\b(?:that|it) was (?:way |far |a bit |a little )?too much info(?:rmation)?\b"
     r"|\b(?:shouldn't|should not) have been (?:saved|stored|remembered|recorded|logged|kept)\b"
     r"|\b(?:told you|gave you|sent you|said|mentioned|shared|wrote|typed) "
     r"(?:just now|a (?:moment|minute|second|bit|while) ago|a few (?:minutes|seconds|moments) ago|earlier|before"
@@ -59,9 +67,13 @@ AHEAD = re.compile(
 # polite or at its clause's end.)
 UNDO_PRONOUN = re.compile(
     r"(?:^|[.!?;:,\-\u2013\u2014]\s*|\b(?:and|so|then)\s+)"
-    r"(?:(?:please|kindly|just|can you|could you)\s+(?:just\s+)?forget(?: about)? (?:it|that)\b"
+    r"(?:(?:please|kindly|just|can you|could you)\s+(?:just\s+)?forget(?: about)? (?:all of )?(?:it|that)\b"
+    r"|(?:i'd like|i would like|i want|i need) you to forget (?:it|that)\b"
     r"|forget(?: about)? (?:it|that)(?=\s*(?:[.!;]|$)|,? please\b)"
-    r"|" + SOFTENER + r"(?:can you\s+|could you\s+)?(?:remove|delete|erase|wipe|drop|clear|scrub|purge) (?:it|that)\b)"
+    r"|"
+    + SOFTENER
+    + r"(?:can you\s+|could you\s+)?(?:remove|delete|erase|wipe|drop|clear|scrub|purge|discard|get rid of"
+    r"|lose|ditch|scrap) (?:it|that|them)\b)"
 )
 
 # A correction after the request ("..., let's do Wednesday", "- he's actually coming", "and use

@@ -19,6 +19,7 @@ _CHAT_SHORT = {"dnt": "don't", "ths": "this", "b4": "before", "smth": "something
 _CHAT_SHORT |= dict.fromkeys(("rember", "remeber", "remembr", "remmber", "rmember", "rememeber"), "remember")
 _CHAT_SHORT |= {"stor": "store", "anythng": "anything", "abt": "about", "tht": "that", "rmbr": "remember"}
 _CHAT_SHORT |= dict.fromkeys(("pleease", "pleeease", "pleeeease", "pleasee", "pleaseee"), "please")
+_CHAT_SHORT |= {"srsly": "seriously"}
 _CHAT_SHORT_RE = re.compile(r"\b(?:" + "|".join(_CHAT_SHORT) + r")\b")
 # "doesnt", "shouldnt", "cant": "n't" without its apostrophe ("dont" is read before).
 _NT = re.compile(r"\b(does|did|should|would|could|is|was|are|were|has|have|had|must|need|ca|wo)nt\b")
@@ -31,7 +32,7 @@ _RUN_ON = re.compile(
     r" (?=forget |don't |do not |please )"
 )
 # A dictated "new paragraph" is a pause; "keep 'em" is "keep them" (the fifteenth set's).
-_DICTATED = re.compile(r"\bnew (?:paragraph|line)\b")
+_DICTATED = re.compile(r"\bnew (?:paragraph|line)\b|\bcomma\b")
 _THEM = re.compile(r"\b(keep|save|store|remember|record|log) '?em\b")
 
 # Each change with the pattern whose words it needs (facts/consent_prefilter.py), in order.

@@ -92,7 +92,7 @@ MEMORY_PLACE = (
     r"(?:(?:your|my|the) )?(?:long-term |stored |saved )?(?:memory|memories|record|knowledge)\b"
     + NOT_A_THING
     + r"|your (?:notes|records)\b"
-    r"|what(?:ever)? you(?:'ve| have)? (?:know|saved|stored|remember|kept)"
+    r"|what(?:ever)? you(?:'ve| have)? (?:know|saved|stored|remember|kept|keep)"
 )
 # What the person is about to say, or says from now on ("what I'm going to type next").
 WHAT_I_WILL_SAY = (
@@ -102,7 +102,7 @@ WHAT_I_WILL_SAY = (
     r"|what comes (?:next|after this))"
 )
 POINTING = (
-    r"(?:(?:any|all|none) of (?:this|that|it|the following|what follows)|this|that|it|anything"
+    r"(?:(?:any|all|none) of (?:this|that|it|the following|what follows|" + WHAT_I_WILL_SAY + ")|this|that|it|anything"
     r"|(?:these|those) (?:personal )?(?:details|specifics|facts)|(?:things|stuff|details|facts|info) about me"
     r"|all (?:of )?(?:this|that)|" + WHAT_I_WILL_SAY + "|what follows|the following"
     r"|a (?:record|note) of (?:this|that|it))\b"
@@ -111,7 +111,8 @@ POINTING = (
 # an everyday verb whose place is not a memory is not a request.
 NOT_ELSEWHERE = (
     r"(?!\s+(?:in|on|at|under|inside|near|by|behind|beside|next to|outside|with|from|to|into|onto|around|for|as)\s+"
-    r"(?!(?:(?:your|my|the|any) )?(?:mind|head)\b|(?:this|that|my|the) (?:message|chat|conversation|session)\b"
+    r"(?!(?:(?:your|my|the|any) )?(?:mind|head)\b"
+    r"|(?:this|that|my|the) (?:(?:last|previous) )?(?:message|chat|conversation|session)\b"
     r"|(?:the )?future\b|(?:a )?(?:memory|fact|note) about me\b|(?:a )?memory\b|(?:before|earlier)\s*(?:[.!,;]|$)"
     # ("Don't keep it for now": a time, not a place.)
     r"|(?:now|a while|a bit|the moment)\s*(?:[.!,;]|$)|" + PLACE + "))"

@@ -17,8 +17,8 @@ them (tests/facts/test_consent_languages.py, test_consent_tenth_fixes.py) and th
 not retrained with them (held out, trained on they raised the threshold and cost recall on the
 earlier sets: tests/facts/consent_sets.py): in-sample for the rules. The eleventh likewise: scored
 once, then the rules fixed on it (test_consent_eleventh_fixes.py), not trained on; and the twelfth
-and thirteenth (test_consent_twelfth_fixes.py), the fourteenth (test_consent_fourteenth_fixes.py) and the
-fifteenth (test_consent_fifteenth_fixes.py).
+and thirteenth (test_consent_twelfth_fixes.py), the fourteenth (test_consent_fourteenth_fixes.py), the
+fifteenth (test_consent_fifteenth_fixes.py) and the sixteenth (test_consent_sixteenth_fixes.py).
 Run alone to read them:
 
     .venv/bin/python -m pytest -q -s -p no:cacheprovider tests/facts/test_consent_model.py
@@ -146,9 +146,10 @@ SETS = (
     # Held out: written blind (2026-11-29) after the fifteenth's fixes, scored once at 163ec07
     # (docs/measurements.md §25): product P 0.993 / R 0.754 (135 of 179, 1 look-alike of 182: "Don't
     # delete anything you know about me, I like that you remember", the classifier's), rules
-    # P 1.000 / R 0.642; 8 requests read as the wrong kind. Neither reader taught on it yet: the
-    # floors are what it reached, less one request.
-    ("sixteenth (blind)", *LABELLED["sixteenth"], 134 / 179, 134 / 136),
+    # P 1.000 / R 0.642; 8 requests read as the wrong kind. Then the rules were fixed on it by form
+    # (tests/facts/test_consent_sixteenth_fixes.py), so it is in-sample for the rules now: rules
+    # P 1.000 / R 0.989, product P 0.994 / R 0.994 (178 of 179, the same look-alike). Never trained on.
+    ("sixteenth (in-sample)", *LABELLED["sixteenth"], 177 / 179, 177 / 179),
 )
 
 
@@ -256,7 +257,8 @@ def test_the_kind_comes_from_the_sentence_that_asks_not_from_a_pointer_back_else
     # "What I said earlier" in another sentence does not make it forget the previous turn.
     beside = asked + " Also what I said earlier is fine."
     assert consent_model.detect(beside) == consent.ConsentRequest(consent.WITHHOLD, CLASSIFIER)
-    back = "The bit I told you earlier about my landlord, lose it from memory please."
+    # ("..., lose it from memory please" is the rules' since the sixteenth set's fixes.)
+    back = "The bit I told you earlier about my landlord, release it from memory please."
     assert consent.detect(back) is None
     assert consent_model.detect(back) == consent.ConsentRequest(consent.FORGET_PREVIOUS, CLASSIFIER)
 
