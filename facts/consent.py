@@ -56,6 +56,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from core.lazy_re import Patterns
+from facts import consent_forget as forget
 from facts import consent_languages as languages
 from facts import consent_rules as rules
 from facts import consent_statements as statements
@@ -68,11 +69,11 @@ from facts.consent_wishes import WISH_RE
 _WITHHOLD_RE = rules.WITHHOLD_RE + WISH_RE + statements.WITHHOLD_STATEMENT_RE
 # The ways of asking to forget the previous turn: the soft ones (a correction after them keeps the
 # new words) first, then the rest; the rules' before the statements' in each.
-_SOFT = len(rules.SOFT_FORGET_PATTERNS) + len(statements.SOFT_FORGET_STATEMENTS)
+_SOFT = len(forget.SOFT_FORGET_PATTERNS) + len(statements.SOFT_FORGET_STATEMENTS)
 FORGET_RE = Patterns(
-    rules.SOFT_FORGET_PATTERNS
+    forget.SOFT_FORGET_PATTERNS
     + statements.SOFT_FORGET_STATEMENTS
-    + rules.FORGET_PREVIOUS_PATTERNS[len(rules.SOFT_FORGET_PATTERNS) :]
+    + forget.FORGET_PREVIOUS_PATTERNS[len(forget.SOFT_FORGET_PATTERNS) :]
     + statements.FORGET_STATEMENTS[len(statements.SOFT_FORGET_STATEMENTS) :]
 )
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from facts.consent_rules import PREVIOUS, WHAT_I_SAID
+from facts.consent_forget import PREVIOUS, WHAT_I_SAID
 from facts.consent_words import SOFTENER
 
 # A message that points back at what was said before: with a withholding request about "it"

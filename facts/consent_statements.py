@@ -14,7 +14,7 @@ or a device are left out. Same rule as the other rule files: linear patterns onl
 from __future__ import annotations
 
 from core.lazy_re import Patterns
-from facts.consent_rules import WHAT_I_SAID
+from facts.consent_forget import WHAT_I_SAID
 from facts.consent_words import IN_MEMORY, OPENING, PLACE
 
 # A keeping verb's past participle, and what may close it: the clause's end, a tag asking for

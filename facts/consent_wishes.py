@@ -9,7 +9,7 @@ soft wishes ("not for keeps", "ephemeral"), consent withheld, carrying this into
 from __future__ import annotations
 
 from core.lazy_re import Patterns
-from facts.consent_rules import PREVIOUS, SAID
+from facts.consent_forget import PREVIOUS, SAID
 from facts.consent_words import (
     ANY_VERB,
     IN_MEMORY,

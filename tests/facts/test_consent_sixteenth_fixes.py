@@ -1,7 +1,7 @@
 """The consent rules' fixes after the sixteenth blind set (tests/facts/consent_sixteenth_phrases.py,
 scored once before them; issue 37): each form it showed the rules missing, with variants written
 for the form (none is a sentence of the set), requests and the look-alikes of the same form that
-must stay unflagged (facts/consent_statements.py, consent_words.py, consent_rules.py,
+must stay unflagged (facts/consent_statements.py, consent_words.py, consent_forget.py,
 consent_signs.py, consent_spelling.py, consent_languages.py).
 """
 
