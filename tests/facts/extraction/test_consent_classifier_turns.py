@@ -29,7 +29,8 @@ def test_a_pointer_back_only_the_classifier_reads_forgets_the_previous_turn(turn
     settings.MEMORY_CONSENT_CLASSIFIER = True
     fake_llm.script(reply(add=[add("User's landlord is Mr Quill.", "landlord")]))
     turns.post("My landlord is Mr Quill.", turn_id="t1")
-    back = "The bit I told you earlier about my landlord, lose it from memory please."
+    # ("..., lose it from memory please" is the rules' since the sixteenth set's fixes.)
+    back = "The bit I told you earlier about my landlord, release it from memory please."
     assert consent.detect(back) is None
     answer = turns.post(back, turn_id="t2")
     assert answer["reason"] == "asked" and answer["forgot_previous"] == {"turn_id": "t1", "facts": 1}
