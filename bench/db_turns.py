@@ -85,7 +85,7 @@ def captured(meter: Meter):
 
     def record(task, args=None, kwargs=None, **options):
         meter.sent.append((task.name, tuple(args or ()), dict(kwargs or {})))
-        users = (options.get("headers") or {}).get(queues.USERS_HEADER) or []
+        users = queues.users_named(options.get("headers"))
         if task.name == "facts.extract_turn" and len(users) == 1:
             meter.people[args[0]] = users[0]
 

@@ -61,7 +61,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import OperationalError
 
 from core.private_files import is_file_database, private_database
-from core.queues import USERS_HEADER
+from core.queues import users_named
 
 DEFAULT_VISIBILITY_TIMEOUT = 900.0
 DEFAULT_BUSY_TIMEOUT = 30.0
@@ -373,7 +373,7 @@ def drop_user_messages(url: str, user_pk: int) -> int:
 
 def _users_of(payload: str) -> list[int]:
     try:
-        return list(json.loads(payload).get("headers", {}).get(USERS_HEADER) or [])
+        return users_named(json.loads(payload).get("headers", {}))
     except (ValueError, AttributeError):
         return []
 

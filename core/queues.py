@@ -8,7 +8,7 @@ Celery's default (its Django fix-up makes it so), which is what `current_app` re
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -23,6 +23,11 @@ USERS_HEADER = "memory_users"
 def about_users(*user_pks: int) -> dict[str, Any]:
     """apply_async options that tag a message with the users whose words it carries."""
     return {"headers": {USERS_HEADER: sorted({int(pk) for pk in user_pks})}}
+
+
+def users_named(headers: Mapping[str, Any] | None) -> list[Any]:
+    """The users a message's headers name (what `about_users` put there); none without the header."""
+    return list((headers or {}).get(USERS_HEADER) or [])
 
 
 # The queues this process consumes, once it is a worker (set at start by memory_service/celery.py,

@@ -26,7 +26,7 @@ from celery import Task, shared_task
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
-from core.queues import USERS_HEADER, about_users, consumes, eager
+from core.queues import about_users, consumes, eager, users_named
 from facts.extraction.apply import apply
 from facts.extraction.job import Job, Result
 from facts.extraction.pipeline import prepare
@@ -79,7 +79,7 @@ def extract_turn(self: Task[..., None], turn_pk: int, enqueued_at: float | None 
 def _person(task: Task[..., None]) -> int | None:
     """The turn's person, from the message's header (facts.services.turns `_send`); None for a
     message sent before the header was (the turn is then found by its id alone)."""
-    users = (task.request.headers or {}).get(USERS_HEADER) or []
+    users = users_named(task.request.headers)
     return int(users[0]) if len(users) == 1 else None
 
 
