@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from facts.consent import FORGET_PREVIOUS, WITHHOLD, allows_memory, detect
+from facts.consent import FORGET_PREVIOUS, WITHHOLD, allows_memory
+from tests.facts.consent_forms import form_tests
 
 # Words only: the SQLite run has it; PostgreSQL would repeat it for nothing.
 pytestmark = pytest.mark.no_database
@@ -120,15 +121,9 @@ LEAVE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "kind"), REQUESTS)
-def test_a_request_of_each_form_is_read_as_its_kind(text, kind):
-    found = detect(text)
-    assert found is not None and found.kind == kind, (text, found)
-
-
-@pytest.mark.parametrize("text", LOOK_ALIKES)
-def test_a_look_alike_of_each_form_is_not_a_request(text):
-    assert detect(text) is None, text
+test_a_request_of_each_form_is_read_as_its_kind, test_a_look_alike_of_each_form_is_not_a_request = form_tests(
+    REQUESTS, LOOK_ALIKES
+)
 
 
 @pytest.mark.parametrize("text", LEAVE)
