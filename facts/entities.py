@@ -13,6 +13,7 @@ import re
 
 from django.db.models import Exists, OuterRef, Q
 
+from core.db.rows import delete_unreferenced
 from facts.models import Edge, Entity, Fact, FactEntity, MemoryUser
 
 MAX_TAGS = 4
@@ -69,8 +70,13 @@ def drop_unreferenced(*, user: MemoryUser, entity_ids: set[int]) -> int:
     (a forget took the last one): an entity's name is the forgotten fact's words too."""
     if not entity_ids:
         return 0
+    # Every statement names the person: on PostgreSQL entities and edges are partitioned by it.
+    edges = Edge.objects.filter(user=user)
     orphans = Entity.objects.filter(user=user, pk__in=entity_ids).exclude(
         Exists(FactEntity.objects.filter(entity=OuterRef("pk")))
-        | Exists(Edge.objects.filter(Q(src=OuterRef("pk")) | Q(dst=OuterRef("pk"))))
+        | Exists(edges.filter(Q(src=OuterRef("pk")) | Q(dst=OuterRef("pk"))))
     )
-    return orphans.delete()[0]
+    # Nothing refers to an orphan (that is what makes it one, and the caller holds the person's
+    # lock, so no writer tags it meanwhile): one DELETE with this filter, not Django's collector
+    # looking for tags and edges by id in every partition.
+    return delete_unreferenced(orphans)

@@ -215,9 +215,9 @@ class TurnQuerySet(models.QuerySet["Turn"]):
 
     # --- forgotten (facts.services.lifecycle) ------------------------------------------------
 
-    def withdraw_episode(self, pk: int) -> int:
+    def withdraw_episode(self, pk: int, user_id: int | None = None) -> int:
         """Its words leave episode recall (a fact stated in it was forgotten); its state stays."""
-        return self.filter(pk=pk).update(episode_withdrawn=True)
+        return self.filter(**by_key(pk, user_id)).update(episode_withdrawn=True)
 
 
 class Turn(models.Model):

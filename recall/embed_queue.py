@@ -27,7 +27,7 @@ from recall import episode_index, index, vec
 from recall.embeddings import EmbedderError
 from recall.index import Document, EmbedItem, VectorItem
 from recall.models import PendingIndex
-from recall.reports import embedder_report_save
+from recall.reports import ReportPace, embedder_report_save
 from recall.tables import EPISODES, FACTS
 
 log = logging.getLogger(__name__)
@@ -65,21 +65,16 @@ def embed_facts(self: Task[..., int], items: list[EmbedItem]) -> int:
     return len(computed)
 
 
-# When this process last sent a success and a failure (time.time()).
-_sent: dict[str, float] = {}
-REPORT_OK_EVERY_SECONDS = 60.0
+_pace = ReportPace()
 
 
 def report_embedder(*, error: str) -> None:
     # The embedding process may have no database: its state travels to the db queue.
     # Bookkeeping only, so a broker that is down loses the report, never the embedding.
-    # A failure at once; a success after a failure, else once a minute (as recall/indexer.py
-    # reports its own): a report per batch was a `db` task per applied turn (docs/measurements.md §20).
+    # Paced as recall/indexer.py paces its own (recall.reports.ReportPace).
     now = time.time()
-    recovered = _sent.get("error", 0) > _sent.get("ok", 0)
-    if not error and not recovered and now - _sent.get("ok", 0) < REPORT_OK_EVERY_SECONDS:
+    if not _pace.due(error, now):
         return
-    _sent["error" if error else "ok"] = now
     try:
         note_embedder.apply_async(args=(error, now, socket.gethostname()))
     except Exception:

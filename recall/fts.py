@@ -24,8 +24,9 @@ def insert_new(rows: Iterable[LexicalRow], t: Tables = FACTS) -> int:
     return current().fts.insert_new(rows, t)
 
 
-def delete(ids: Iterable[int], t: Tables = FACTS) -> int:
-    return current().fts.delete(ids, t)
+def delete(ids: Iterable[int], t: Tables = FACTS, *, users: Iterable[int] | None = None) -> int:
+    """`users`: the rows' people, when known (PostgreSQL then plans their partitions only)."""
+    return current().fts.delete(ids, t, users=users)
 
 
 def delete_user(user_id: int, t: Tables = FACTS) -> int:

@@ -30,7 +30,6 @@ periodic safety net and what a backlog is drained by.
 from __future__ import annotations
 
 import logging
-import socket
 import threading
 import time
 from collections.abc import Iterable
@@ -51,7 +50,7 @@ from recall.embed_queue import send_to_embed
 from recall.embeddings import Embedder, EmbedderError, get_embedder
 from recall.index import Document, EmbedItem
 from recall.models import PendingIndex
-from recall.reports import embedder_report_save
+from recall.reports import report_embedder_here
 from recall.tables import EPISODES, FACTS, Tables
 
 log = logging.getLogger(__name__)
@@ -119,7 +118,7 @@ def _terms_now(fact_ids: list[int], turn_ids: list[int], users: list[int]) -> No
     for kind, by_id in _documents(fact_ids, turn_ids, users=users).items():
         asked = fact_ids if kind == Kind.FACT else turn_ids
         if asked:
-            _write_terms(by_id, asked, _TABLES[kind])
+            _write_terms(by_id, asked, _TABLES[kind], users)
 
 
 def _after_commit() -> None:
@@ -197,13 +196,16 @@ def _documents(
     }
 
 
-def _write_terms(by_id: dict[int, Document], asked: list[int], tables: Tables) -> tuple[list[int], int, int]:
+def _write_terms(
+    by_id: dict[int, Document], asked: list[int], tables: Tables, users: list[int] | None
+) -> tuple[list[int], int, int]:
     """The term rows of the `asked` items in line with `by_id` (read in this transaction): the
     rows (and vectors) of items no longer indexable deleted, changed ones rewritten, new ones
-    inserted. Returns the ids gone, the rows removed and the documents written."""
+    inserted. Returns the ids gone, the rows removed and the documents written. `users`: every
+    asked item's people, when known (a gone item's are not in `by_id`)."""
     gone = [i for i in asked if i not in by_id]
-    removed = fts.delete(gone, tables)
-    vec.delete(gone, tables)
+    removed = fts.delete(gone, tables, users=users)
+    vec.delete(gone, tables, users=users)
     current = fts.indexed_hashes(by_id, tables, users=_people(by_id))
     changed = [d for d in by_id.values() if d.fact_id in current and current[d.fact_id] != d.digest]
     new = [d for d in by_id.values() if d.fact_id not in current]
@@ -269,7 +271,7 @@ def index_items(
                 need = _needing_vectors(_documents(fact_ids, turn_ids, users=people), model)
             computed = _embed(need, embedder) if need else {}
             if need:
-                _report_embedder("")
+                report_embedder_here("")
         elif embedder is not None:
             model = embedder.model_name
         # Else (a `db` worker sending the texts to the `embed` queue) no embedder is needed here:
@@ -279,10 +281,10 @@ def index_items(
         # The FTS rows are still written: lexical recall finds the items meanwhile.
         vectors, error = "skip", f"{type(exc).__name__}: {exc}"
         log.warning("embedding for %d facts and %d episodes failed: %s", len(fact_ids), len(turn_ids), exc)
-        _report_embedder(error)
+        report_embedder_here(error)
     with transaction.atomic(), slots.pinned():
         docs = _documents(fact_ids, turn_ids, lock=True, users=people)
-        batch = _write(docs, fact_ids, turn_ids, computed, model, vectors)
+        batch = _write(docs, fact_ids, turn_ids, computed, model, vectors, people)
     batch.embed_error = error
     if batch.to_embed:
         transaction.on_commit(lambda: send_to_embed(batch.to_embed))
@@ -296,6 +298,7 @@ def _write(
     vectors: dict[tuple[str, int], tuple[str, bytes]],
     model: str,
     mode: str,
+    users: list[int] | None = None,
 ) -> Batch:
     """Inside the write transaction: rows in line with `docs`, read in this transaction."""
     batch = Batch()
@@ -310,7 +313,7 @@ def _write(
     for kind, by_id in docs.items():
         tables = _TABLES[kind]
         replicas.note_write({d.user_id for d in by_id.values()})
-        gone, removed, written = _write_terms(by_id, asked[kind], tables)
+        gone, removed, written = _write_terms(by_id, asked[kind], tables, users)
         batch.removed += removed
         batch.indexed += written
         done[kind] += gone
@@ -384,40 +387,3 @@ def drain(*, batch_size: int | None = None, budget_seconds: float = 30.0) -> dic
 
 def backlog() -> int:
     return PendingIndex.objects.count()
-
-
-# --- removing rows now (privacy), inside the caller's transaction ----------------------------
-
-
-def remove_facts(fact_ids: list[int]) -> None:
-    fts.delete(fact_ids, FACTS)
-    vec.delete(fact_ids, FACTS)
-    PendingIndex.objects.filter(kind=Kind.FACT, item_id__in=fact_ids).delete()
-
-
-def remove_episodes(turn_ids: list[int]) -> None:
-    fts.delete(turn_ids, EPISODES)
-    vec.delete(turn_ids, EPISODES)
-    PendingIndex.objects.filter(kind=Kind.EPISODE, item_id__in=turn_ids).delete()
-
-
-def erase_user(user_id: int) -> int:
-    return PendingIndex.objects.filter(user_id=user_id).delete()[0]
-
-
-# --- the embedder's health, reported where every process reads it ---------------------------
-
-_last_report: dict[str, float] = {}
-REPORT_OK_EVERY_SECONDS = 60.0
-
-
-def _report_embedder(error: str) -> None:
-    """A failure is reported at once; a success after a failure, or once a minute, so health
-    knows the embedder works without a message per batch."""
-    now = time.time()
-    recovered = _last_report.get("error", 0) > _last_report.get("ok", 0)
-    if not error and not recovered and now - _last_report.get("ok", 0) < REPORT_OK_EVERY_SECONDS:
-        return
-    _last_report["error" if error else "ok"] = now
-    # The indexer runs where the database is: the report is written directly.
-    embedder_report_save(error=error, at=now, worker=socket.gethostname())

@@ -14,7 +14,9 @@ from django.dispatch import receiver
 
 from facts.models import Fact, MemoryUser
 from facts.signals import episodes_withdrawn, facts_forgetting, index_dirty, user_erasing
-from recall import episode_index, index, indexer
+from recall import episode_index, fts, index, indexer, vec
+from recall.models import PendingIndex
+from recall.tables import EPISODES, FACTS
 
 
 @receiver(index_dirty, dispatch_uid="recall.mark_for_index")
@@ -36,12 +38,14 @@ def drop_forgotten_facts(sender: object, user: MemoryUser, fact_uuids: Iterable[
     siblings = list(
         Fact.objects.filter(user=user, source_turn_id__in=turns).exclude(pk__in=ids).values_list("pk", flat=True)
     )
-    indexer.remove_facts(ids + siblings)
+    _remove_rows(ids + siblings, PendingIndex.Kind.FACT, users=[user.pk])
 
 
 @receiver(episodes_withdrawn, dispatch_uid="recall.drop_withdrawn_episodes")
-def drop_withdrawn_episodes(sender: object, turn_ids: Iterable[int] = (), **kwargs: Any) -> None:
-    indexer.remove_episodes(list(turn_ids))
+def drop_withdrawn_episodes(
+    sender: object, user_id: int | None = None, turn_ids: Iterable[int] = (), **kwargs: Any
+) -> None:
+    _remove_rows(list(turn_ids), PendingIndex.Kind.EPISODE, users=None if user_id is None else [user_id])
 
 
 @receiver(user_erasing, dispatch_uid="recall.erase_user_index")
@@ -50,5 +54,14 @@ def erase_user_index(sender: object, user: MemoryUser, count_only: bool = False,
         return {**index.count_user(user.pk), **episode_index.count_user(user.pk)}
     # With FTS5 secure-delete and PRAGMA secure_delete the user's tokens and vectors are
     # overwritten, not just unlinked. The outbox rows go too (ids only, no text).
-    indexer.erase_user(user.pk)
+    PendingIndex.objects.filter(user_id=user.pk).delete()
     return {**index.erase_user(user.pk), **episode_index.erase_user(user.pk)}
+
+
+def _remove_rows(ids: list[int], kind: str, users: list[int] | None) -> None:
+    """The items' index rows and outbox rows, now, in the change's transaction. `users`: the
+    items' people, when known (PostgreSQL then plans their partitions only)."""
+    tables = FACTS if kind == PendingIndex.Kind.FACT else EPISODES
+    fts.delete(ids, tables, users=users)
+    vec.delete(ids, tables, users=users)
+    PendingIndex.objects.filter(kind=kind, item_id__in=ids).delete()

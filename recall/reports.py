@@ -8,6 +8,8 @@ successes and failures through the db queue (recall.tasks.note_embedder);
 
 from __future__ import annotations
 
+import socket
+import time
 from typing import Any
 
 from django.db.models import Q
@@ -16,6 +18,24 @@ from recall.embeddings import embedder_state
 from recall.models import EmbedderReport
 
 REPORT_PK = 1
+
+
+class ReportPace:
+    """When a process tells health about its embedder: a failure at once, a success after a
+    failure, else a success once every `ok_every` seconds (a report per batch was a `db` task per
+    applied turn, docs/measurements.md §20)."""
+
+    def __init__(self, ok_every: float = 60.0) -> None:
+        self.ok_every = ok_every
+        self.last: dict[str, float] = {}  # "ok" / "error" -> when last reported (time.time())
+
+    def due(self, error: str, now: float) -> bool:
+        """Whether this outcome is reported; if so it counts as reported at `now`."""
+        recovered = self.last.get("error", 0) > self.last.get("ok", 0)
+        if not error and not recovered and now - self.last.get("ok", 0) < self.ok_every:
+            return False
+        self.last["error" if error else "ok"] = now
+        return True
 
 
 def embedder_report_save(*, error: str, at: float, worker: str) -> None:
@@ -48,3 +68,13 @@ def embedder_health() -> dict[str, Any]:
         "worker": report.worker,
     }
     return state
+
+
+_written_here = ReportPace()
+
+
+def report_embedder_here(error: str) -> None:
+    """A process with the database (the indexer) writes its embedder's state directly, paced."""
+    now = time.time()
+    if _written_here.due(error, now):
+        embedder_report_save(error=error, at=now, worker=socket.gethostname())

@@ -57,9 +57,10 @@ def upsert(rows: Iterable[VectorRow], t: Tables = FACTS) -> int:
     return written + int(current().vec.upsert(building, now.other_tables(t)))
 
 
-def delete(ids: Iterable[int], t: Tables = FACTS) -> int:
-    ids = list(ids)
-    return sum(int(current().vec.delete(ids, table)) for table in _both(t))
+def delete(ids: Iterable[int], t: Tables = FACTS, *, users: Iterable[int] | None = None) -> int:
+    """`users`: the rows' people, when known (PostgreSQL then plans their partitions only)."""
+    ids, users = list(ids), None if users is None else list(users)
+    return sum(int(current().vec.delete(ids, table, users=users)) for table in _both(t))
 
 
 def delete_user(user_id: int, t: Tables = FACTS) -> int:

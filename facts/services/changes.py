@@ -11,9 +11,10 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 
-from facts.models import Fact, FactHistory, MemoryUser
+from facts.models import Fact, FactHistory, MemoryUser, Turn
 from facts.services.actors import Actor
 from facts.signals import episodes_withdrawn, facts_changed, index_dirty
+from facts.turn_state import by_key
 
 logger = logging.getLogger(__name__)
 
@@ -55,9 +56,20 @@ def record(
         after=after,
         actor_kind=actor.kind,
         actor_id=actor.id,
-        source_turn_id=fact.source_turn.turn_id if fact.source_turn else "",
+        source_turn_id=_client_turn_id(fact),
         reason=reason,
     )
+
+
+def _client_turn_id(fact: Fact) -> str:
+    """The client's id of the turn `fact` was stated in; read naming the person when not loaded
+    (a read of a turn by id alone is planned on every partition, facts/turn_state.py `by_key`)."""
+    if fact.source_turn_id is None:
+        return ""
+    if Fact.source_turn.is_cached(fact):
+        return fact.source_turn.turn_id if fact.source_turn else ""
+    said = Turn.objects.filter(**by_key(fact.source_turn_id, fact.user_id)).values_list("turn_id", flat=True)
+    return said.first() or ""
 
 
 # user pk -> the fact ids announced in an `announcing_once` block of this thread.

@@ -5,13 +5,26 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from core.db import journal
+from core.db.rows import delete_unreferenced
 from core.errors import Conflict, Rejected
 from facts.entities import drop_unreferenced, tag_fact
 from facts.guard import check_entity_names, check_fact_text, check_identifier
-from facts.models import Fact, FactHistory, HistoryAction, MemoryUser, Status, Turn
+from facts.models import (
+    Edge,
+    Fact,
+    FactEntity,
+    FactHistory,
+    FactQuerySet,
+    HistoryAction,
+    MemoryUser,
+    SessionCursor,
+    Status,
+    Turn,
+)
 from facts.scrub import scrub_after_commit
 from facts.services.actors import Actor
 from facts.services.budgets import check_budget, fact_chars, same_meter
@@ -105,25 +118,42 @@ def _forget(fact: Fact, actor: Actor, reason: str) -> None:
     # Derived copies of the words (stored profile versions, index rows) go in the same transaction.
     facts_forgetting.send(sender=Fact, user=fact.user, fact_uuids=[str(fact.uuid)])
     # History keeps that the fact existed and was forgotten, never its words.
-    FactHistory.objects.filter(fact_uuid=fact.uuid).update(before=None, after=None)
+    FactHistory.objects.filter(user_id=fact.user_id, fact_uuid=fact.uuid).update(before=None, after=None)
     # Nor may the turn it came from bring the words back through episode recall
     # (docs/design.md §10): that turn's episode is withdrawn.
     if fact.source_turn_id:
-        Turn.objects.withdraw_episode(fact.source_turn_id)
+        Turn.objects.withdraw_episode(fact.source_turn_id, fact.user_id)
         withdraw_episodes(fact.user_id, [fact.source_turn_id])
         _drop_quotes(fact)
         # The other facts stated in that turn were indexed with its whole message
         # (recall/index.py); re-indexed, they keep only their own excerpt.
-        siblings = Fact.objects.live().filter(source_turn_id=fact.source_turn_id).exclude(pk=fact.pk)
+        siblings = _mine(fact).live().filter(source_turn_id=fact.source_turn_id).exclude(pk=fact.pk)
         if sibling_ids := list(siblings.values_list("pk", flat=True)):
             announce_facts_changed(fact.user, sibling_ids)
     entity_ids = set(fact.entity_tags.values_list("entity_id", flat=True))
-    for src, dst in fact.edges.values_list("src_id", "dst_id"):
+    edges = Edge.objects.filter(user_id=fact.user_id, fact_id=fact.pk)
+    for src, dst in edges.values_list("src_id", "dst_id"):
         entity_ids.update((src, dst))
     record(fact, HistoryAction.DELETE, actor, before=snapshot(fact, with_text=False), reason=reason)
-    user = fact.user
-    fact.delete()  # its tags and edges go with it (CASCADE)
-    drop_unreferenced(user=user, entity_ids=entity_ids)
+    _delete_row(fact, edges)
+    drop_unreferenced(user=fact.user, entity_ids=entity_ids)
+
+
+def _mine(fact: Fact) -> FactQuerySet:
+    """Its person's facts: on PostgreSQL a statement naming the person is planned on one
+    partition, one finding rows by id alone on all of them (docs/measurements.md §20)."""
+    return Fact.objects.filter(user_id=fact.user_id)
+
+
+def _delete_row(fact: Fact, edges: QuerySet[Edge]) -> None:
+    """The row, its tags and edges, and the links of the facts that name it as replaced or
+    superseding: what the foreign keys' CASCADE and SET_NULL say, each statement naming the
+    person (Django's collector would find them by id alone)."""
+    edges.delete()
+    FactEntity.objects.filter(fact_id=fact.pk).delete()
+    _mine(fact).filter(superseded_by_id=fact.pk).update(superseded_by=None)
+    _mine(fact).filter(replaces_id=fact.pk).update(replaces=None)
+    delete_unreferenced(_mine(fact).filter(pk=fact.pk))
 
 
 def _same_words(a: str, b: str) -> bool:
@@ -135,11 +165,11 @@ def _drop_quotes(fact: Fact) -> None:
     """Facts stated in the same message often keep the same sentence as their excerpt ("I live
     in Seoul and work at Samsung"): an excerpt that holds the forgotten one's, or is held in it,
     quotes the forgotten words and is cleared. The other facts keep their own text."""
-    others = Fact.objects.filter(source_turn_id=fact.source_turn_id).exclude(pk=fact.pk).exclude(source_excerpt="")
+    others = _mine(fact).filter(source_turn_id=fact.source_turn_id).exclude(pk=fact.pk).exclude(source_excerpt="")
     quoting = [
         pk for pk, excerpt in others.values_list("pk", "source_excerpt") if _same_words(excerpt, fact.source_excerpt)
     ]
-    Fact.objects.filter(pk__in=quoting).update(source_excerpt="")
+    _mine(fact).filter(pk__in=quoting).update(source_excerpt="")
 
 
 @transaction.atomic
@@ -163,7 +193,7 @@ def facts_forget(*, facts: list[Fact], actor: Actor, reason: str, withdraw_turns
         lock_user(user)
     for fact in facts:
         # Reload: forgetting an earlier one may have nulled this one's links (replaces, superseded_by).
-        fresh = Fact.objects.select_related("user").filter(pk=fact.pk).first()
+        fresh = Fact.objects.select_related("user").filter(pk=fact.pk, user_id=fact.user_id).first()
         if fresh is None:
             continue
         # Django sets pk to None on delete: keep it for the index sync.
@@ -190,11 +220,13 @@ def _withdraw_turns(user: MemoryUser, turn_pks: list[int]) -> int:
     pks = list(turns.values_list("pk", flat=True))
     if not pks:
         return 0
-    stated = Fact.objects.filter(source_turn_id__in=pks)
+    stated = Fact.objects.filter(user=user, source_turn_id__in=pks)
     stated_ids = list(stated.values_list("pk", flat=True))
     stated.update(source_excerpt="", source_turn=None)
+    SessionCursor.objects.filter(user=user, last_applied_turn_id__in=pks).update(last_applied_turn=None)
     withdraw_episodes(user.pk, pks)
-    turns.delete()
+    # Their facts and session cursors were unlinked above, naming the person (core/db/rows.py).
+    delete_unreferenced(turns)
     if stated_ids:
         announce_facts_changed(user, stated_ids)
     # A restore of an older backup withdraws them again (core/db/journal.py).

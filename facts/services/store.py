@@ -8,7 +8,7 @@ from typing import Any
 from uuid import UUID
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Prefetch, Q
 from django.utils import timezone
 
 from core.errors import NotFound
@@ -53,8 +53,18 @@ class FactDraft:
 
 
 def fact_get(*, tenant: Tenant, fact_id: UUID) -> Fact:
-    fact = Fact.objects.select_related("user", "superseded_by", "replaces").filter(tenant=tenant, uuid=fact_id).first()
-    if fact is None:
+    """The tenant's fact with this public id, its person and its links loaded. The caller names
+    the fact alone, so on PostgreSQL the first read is planned on every partition of the facts
+    (kept to that one table: joined to itself for the links, each partition was planned three
+    times, 25 of 31 ms at 64 partitions); the row and its links are then read in its person's."""
+    found = Fact.objects.filter(tenant=tenant, uuid=fact_id).values_list("pk", "user_id").first()
+    if found is None:
+        raise NotFound("Fact not found.")
+    pk, user_id = found
+    mine = Fact.objects.filter(user_id=user_id)
+    links = (Prefetch("superseded_by", mine), Prefetch("replaces", mine))
+    fact = mine.select_related("user").prefetch_related(*links).filter(pk=pk).first()
+    if fact is None:  # forgotten between the two reads
         raise NotFound("Fact not found.")
     return fact
 

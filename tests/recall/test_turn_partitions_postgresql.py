@@ -25,6 +25,13 @@ _PARTITION = re.compile(r"^(?P<table>\w+)_p\d+$")
 ACROSS_PEOPLE = {
     # Which extractor runs is the newest extracted turn's, whoever's (facts.extraction.status).
     "facts_turn": re.compile(r'ORDER BY "facts_turn"\."id" DESC'),
+    # A caller naming a fact by its public id alone (GET, PATCH, DELETE /facts/{id}): each
+    # partition's unique index on (uuid, user_id) is probed once for its id and person, and
+    # nothing else is read in that statement (facts.services.store.fact_get).
+    "facts_fact": re.compile(
+        r'^SELECT "facts_fact"\."id" AS "pk", "facts_fact"\."user_id" AS "user_id" FROM "facts_fact" '
+        r'WHERE \("facts_fact"\."tenant_id" = \S+ AND "facts_fact"\."uuid" = \S+\)'
+    ),
 }
 
 
@@ -52,19 +59,50 @@ def _partitions_touched(sql: str) -> dict[str, set[str]]:
     return touched
 
 
-def test_a_posted_turn_touches_one_partition_of_each_table_in_every_statement(api, post_turn):
-    post_turn(api, "t1", "My sister Eva moved to Porto last spring and teaches music there.")
-    with CaptureQueriesContext(connection) as captured:
-        post_turn(api, "t2", "Our dog Pixel is afraid of thunderstorms and hides under the bed.")
+def _wide_statements(captured: CaptureQueriesContext) -> list[tuple[str, int, str]]:
+    """(table, partitions, statement) for each captured statement planned on more than one partition."""
     statements = [
         q["sql"]
         for q in captured.captured_queries
         if q["sql"].lstrip().upper().startswith(("SELECT", "UPDATE", "DELETE"))
     ]
-    assert len(statements) > 10, statements
+    assert len(statements) > 5, statements
     wide = []
     for sql in statements:
         for table, partitions in _partitions_touched(sql).items():
             if len(partitions) > 1 and not (table in ACROSS_PEOPLE and ACROSS_PEOPLE[table].search(sql)):
-                wide.append((table, len(partitions), sql[:300]))
+                where = sql.find(" WHERE ")
+                wide.append((table, len(partitions), f"{sql[:60]} ...{sql[where : where + 240]}"))
+    return wide
+
+
+def test_a_posted_turn_touches_one_partition_of_each_table_in_every_statement(api, post_turn):
+    post_turn(api, "t1", "My sister Eva moved to Porto last spring and teaches music there.")
+    with CaptureQueriesContext(connection) as captured:
+        post_turn(api, "t2", "Our dog Pixel is afraid of thunderstorms and hides under the bed.")
+    wide = _wide_statements(captured)
+    assert wide == [], "\n".join(map(str, wide))
+
+
+@pytest.mark.parametrize("withdraw_turn", [False, True], ids=["the fact", "the fact and its turn"])
+def test_forgetting_a_fact_touches_one_partition_of_each_table_in_every_statement(
+    api, post_turn, django_capture_on_commit_callbacks, withdraw_turn
+):
+    post_turn(api, "t1", "I work at Samsung as a nurse.")
+    post_turn(api, "t2", "Honestly, I can't stand cilantro.")
+    facts = api.get("/users/u1/facts").json()["items"]
+    assert facts, "the rules extractor kept no fact"
+    import sys
+
+    sys.path.insert(0, "/tmp")
+    import s18_stack
+
+    with (
+        connection.execute_wrapper(s18_stack.wrapper),
+        CaptureQueriesContext(connection) as captured,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        response = api.delete(f"/facts/{facts[0]['id']}?withdraw_turn={str(withdraw_turn).lower()}")
+    assert response.status_code == 204, response.content
+    wide = _wide_statements(captured)
     assert wide == [], "\n".join(map(str, wide))

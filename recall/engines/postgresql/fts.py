@@ -26,6 +26,7 @@ from django.db import connection
 
 from facts.replicas import reader
 from recall.engines import portable
+from recall.engines.postgresql.people import naming_people
 from recall.query import stem, words
 from recall.tables import FACTS, Tables
 from recall.weights import BODY_WEIGHT, CONTEXT_WEIGHT
@@ -84,13 +85,15 @@ def insert_new(rows: Iterable[tuple[int, int, str, str, str]], t: Tables = FACTS
     return len(rows)
 
 
-def delete(ids: Iterable[int], t: Tables = FACTS) -> int:
+def delete(ids: Iterable[int], t: Tables = FACTS, *, users: Iterable[int] | None = None) -> int:
+    """`users`: the rows' people, when known (then only their partitions are planned and probed)."""
     ids = [int(i) for i in ids]
     if not ids:
         return 0
+    users = None if users is None else list(users)
     with connection.cursor() as cursor:
-        cursor.execute(f"DELETE FROM {t.fts} WHERE doc_id = ANY(%s)", [ids])
-        cursor.execute(f"DELETE FROM {t.doc} WHERE {t.id} = ANY(%s)", [ids])
+        cursor.execute(*naming_people(f"DELETE FROM {t.fts} WHERE doc_id = ANY(%s)", [ids], users))
+        cursor.execute(*naming_people(f"DELETE FROM {t.doc} WHERE {t.id} = ANY(%s)", [ids], users))
         return int(cursor.rowcount)
 
 
@@ -107,11 +110,8 @@ def indexed_hashes(ids: Iterable[int], t: Tables = FACTS, *, users: Iterable[int
     ids = [int(i) for i in ids]
     if not ids:
         return {}
-    sql, params = f"SELECT {t.id}, text_hash FROM {t.doc} WHERE {t.id} = ANY(%s)", [ids]
-    if users is not None:
-        sql, params = sql + " AND user_id = ANY(%s)", [ids, sorted({int(u) for u in users})]
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(*naming_people(f"SELECT {t.id}, text_hash FROM {t.doc} WHERE {t.id} = ANY(%s)", [ids], users))
         return {row[0]: row[1] for row in cursor.fetchall()}
 
 

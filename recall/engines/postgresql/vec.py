@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Any
 
 import numpy as np
 from django.db import connection
 
 from facts.replicas import reader
 from recall.engines import portable
+from recall.engines.postgresql.people import naming_people
 from recall.tables import FACTS, Tables
 
 
@@ -43,12 +43,13 @@ def upsert(rows: Iterable[tuple[int, int, str, str, bytes]], t: Tables = FACTS) 
     return len(rows)
 
 
-def delete(ids: Iterable[int], t: Tables = FACTS) -> int:
+def delete(ids: Iterable[int], t: Tables = FACTS, *, users: Iterable[int] | None = None) -> int:
+    """`users`: the rows' people, when known (then only their partitions are planned and probed)."""
     ids = [int(i) for i in ids]
     if not ids:
         return 0
     with connection.cursor() as cursor:
-        cursor.execute(f"DELETE FROM {t.vector} WHERE {t.id} = ANY(%s)", [ids])
+        cursor.execute(*naming_people(f"DELETE FROM {t.vector} WHERE {t.id} = ANY(%s)", [ids], users))
         return int(cursor.rowcount)
 
 
@@ -58,11 +59,9 @@ def indexed(ids: Iterable[int], t: Tables = FACTS, *, users: Iterable[int] | Non
     ids = [int(i) for i in ids]
     if not ids:
         return {}
-    sql, params = f"SELECT {t.id}, model, text_hash FROM {t.vector} WHERE {t.id} = ANY(%s)", [ids]
-    if users is not None:
-        sql, params = sql + " AND user_id = ANY(%s)", [ids, sorted({int(u) for u in users})]
+    sql = f"SELECT {t.id}, model, text_hash FROM {t.vector} WHERE {t.id} = ANY(%s)"
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(*naming_people(sql, [ids], users))
         return {row[0]: (row[1], row[2]) for row in cursor.fetchall()}
 
 
@@ -71,12 +70,9 @@ def vectors(ids: Iterable[int], t: Tables = FACTS, *, user_id: int | None = None
     if not ids:
         return {}
     # With the user named, the read is planned and run over that user's partition, not all of them.
-    params: list[Any] = [ids]
-    mine = ""
-    if user_id is not None:
-        mine, params = " AND user_id = %s", [ids, int(user_id)]
+    sql = f"SELECT {t.id}, embedding::text FROM {t.vector} WHERE {t.id} = ANY(%s)"
     with reader().cursor() as cursor:
-        cursor.execute(f"SELECT {t.id}, embedding::text FROM {t.vector} WHERE {t.id} = ANY(%s){mine}", params)
+        cursor.execute(*naming_people(sql, [ids], None if user_id is None else [user_id]))
         return {row[0]: np.asarray(json.loads(row[1]), dtype=np.float32) for row in cursor.fetchall()}
 
 

@@ -45,7 +45,8 @@ def insert_new(rows: Iterable[tuple[int, int, str, str, str]], t: Tables = FACTS
     return len(rows)
 
 
-def delete(ids: Iterable[int], t: Tables = FACTS) -> int:
+def delete(ids: Iterable[int], t: Tables = FACTS, *, users: Iterable[int] | None = None) -> int:
+    """`users`: ignored (SQLite's tables are not partitioned)."""
     keys = [(int(i),) for i in ids]
     if not keys:
         return 0

@@ -30,7 +30,8 @@ def upsert(rows: Iterable[tuple[int, int, str, str, bytes]], t: Tables = FACTS) 
     return len(rows)
 
 
-def delete(ids: Iterable[int], t: Tables = FACTS) -> int:
+def delete(ids: Iterable[int], t: Tables = FACTS, *, users: Iterable[int] | None = None) -> int:
+    """`users`: ignored (SQLite's tables are not partitioned)."""
     keys = [(int(i),) for i in ids]
     removed = 0
     with connection.cursor() as cursor:

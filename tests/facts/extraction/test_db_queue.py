@@ -17,6 +17,7 @@ from facts.extraction.pipeline import prepare
 from facts.models import Fact, Turn, TurnState
 from memory_service.celery import app
 from recall import embed_queue, fts, indexer
+from recall.reports import ReportPace
 from tests.base import make_tenant
 from tests.facts.extraction.conftest import add
 from tests.fake_llm import FakeLLM
@@ -103,7 +104,7 @@ def test_an_embed_worker_reports_its_failures_at_once_and_its_successes_once_a_m
     queue: one more `db` task per applied turn, to record "the embedder works"."""
     sent: list[str] = []
     monkeypatch.setattr(embed_queue.note_embedder, "apply_async", lambda *a, **k: sent.append(k["args"][0]))
-    monkeypatch.setattr(embed_queue, "_sent", {})
+    monkeypatch.setattr(embed_queue, "_pace", ReportPace())
     clock = [1000.0]
     monkeypatch.setattr(embed_queue.time, "time", lambda: clock[0])
     for _ in range(5):

@@ -18,7 +18,8 @@ from django.db import connection
 
 from facts.extraction import chain
 from profiles import tasks as profile_tasks
-from recall import indexer
+from recall import indexer, reports
+from recall.reports import ReportPace
 from tests.facts.extraction.conftest import add
 from tests.fake_llm import FakeLLM
 
@@ -87,11 +88,10 @@ def stages(monkeypatch):
     monkeypatch.setattr(chain, "apply", seen.wrap("apply", chain.apply))
     monkeypatch.setattr(indexer, "index_items", seen.wrap("index", indexer.index_items))
     monkeypatch.setattr(profile_tasks, "project_after_turns", seen.wrap("profile", profile_tasks.project_after_turns))
-    # The indexer tells health that the embedder works once a minute (recall/indexer.py
-    # `_report_embedder`): the first turn's index reports, the measured ones do not, however long
+    # The indexer tells health that the embedder works once a minute (recall/reports.py
+    # `report_embedder_here`): the first turn's index reports, the measured ones do not, however long
     # ago an earlier test of this process reported or however slowly this one runs.
-    monkeypatch.setattr(indexer, "_last_report", {})
-    monkeypatch.setattr(indexer, "REPORT_OK_EVERY_SECONDS", 3600)
+    monkeypatch.setattr(reports, "_written_here", ReportPace(ok_every=3600))
     commit = connection.commit
 
     def counted_commit():
