@@ -12,7 +12,7 @@ from pydantic import StrictBool
 from core.schemas import ERRORS, IsoDateTime, ObjectIn, TurnId, UserId, client_id, errors
 from facts import services
 from facts.auth import KeyRequest, require_scope
-from facts.extraction.status import extractor_state
+from facts.extraction.status import active_extractor
 from facts.models import Turn
 from facts.services import turns
 
@@ -86,7 +86,7 @@ def _accepted(turn: Turn) -> dict[str, Any]:
     return {
         "turn_id": turn.turn_id,
         "status": turn.state,
-        "extractor": extractor_state()["active"],
+        "extractor": active_extractor(),
         "remembered": withheld is None,
         "reason": withheld.reason if withheld else None,
         "forgot_previous": forgot,

@@ -19,7 +19,7 @@ from pydantic import Field
 from core.errors import NotFound, Rejected
 from core.schemas import IsoDateTime
 from facts import privacy, selectors, services
-from facts.extraction.status import extractor_state
+from facts.extraction.status import active_extractor
 from facts.models import Category, Fact, Turn
 from facts.services import memory_mode, turns
 from mcp_server.caller import actor, tenant_with_scope
@@ -141,7 +141,7 @@ def _turn_answer(turn: Turn, created: bool) -> dict[str, Any]:
     return {
         **answer,
         "remembered": True,
-        "extractor": extractor_state()["active"],
+        "extractor": active_extractor(),
         "note": "Facts are extracted in the background; search_memories shows them once done.",
     }
 

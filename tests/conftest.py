@@ -140,6 +140,15 @@ def result_get_allowed():
     yield
 
 
+@pytest.fixture(autouse=True)
+def active_extractor_read_afresh():
+    """Each test reads the active extractor afresh: a process reuses it for a few seconds
+    (facts/extraction/status.py `active_extractor`), and tests change the settings it is read from."""
+    from facts.extraction import status
+
+    status._active.clear()
+
+
 @pytest.fixture(autouse=True, scope="session")
 def erasure_journal_of_this_run(tmp_path_factory):
     """Erasures made by tests go to a journal of this run (and of the processes it starts),

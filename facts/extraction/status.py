@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from django.conf import settings
@@ -58,3 +59,22 @@ def extractor_state() -> dict[str, Any]:
     if active == "llm":
         state["model"] = reported["extractor"].partition(":")[2] or "unknown"
     return state
+
+
+# Every answer to a posted turn (REST, MCP) names the active extractor: a read of the newest
+# extracted turn, anyone's, which PostgreSQL plans on every partition of the turns (7 ms a POST
+# at 64 partitions, docs/measurements.md §20). Those answers reuse what this process read in the
+# last few seconds; the health route and the dashboard read it afresh (`extractor_state`).
+ACTIVE_FOR_SECONDS = 5.0
+_active: dict[str, Any] = {}
+_clock = time.monotonic  # a test moves it
+
+
+def active_extractor() -> str:
+    """ "llm" or "rules", as `extractor_state` said at most ACTIVE_FOR_SECONDS ago in this process."""
+    now = _clock()
+    if _active and now - _active["read_at"] < ACTIVE_FOR_SECONDS:
+        return str(_active["name"])
+    name = str(extractor_state()["active"])
+    _active.update(name=name, read_at=now)
+    return name
