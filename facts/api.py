@@ -81,14 +81,16 @@ def delete_facts_by_key(
 def get_fact(request: KeyRequest, fact_id: UUID) -> Fact:
     tenant = require_scope(request, "read")
     # From a replica when it has the owner's last write (facts/replicas.py).
-    return replicas.read_checked(lambda: services.fact_get(tenant=tenant, fact_id=fact_id), lambda f: f.user_id)
+    return replicas.read_checked(
+        lambda: selectors.with_output_links(services.fact_get(tenant=tenant, fact_id=fact_id)), lambda f: f.user_id
+    )
 
 
 @router.patch("/facts/{fact_id}", response={200: FactOut, **ERRORS})
 def patch_fact(request: KeyRequest, fact_id: UUID, payload: FactPatchIn) -> Fact:
     tenant = require_scope(request, "write")
     fact = services.fact_get(tenant=tenant, fact_id=fact_id)
-    return services.fact_supersede(
+    changed = services.fact_supersede(
         fact=fact,
         text=payload.text,
         actor=services.Actor.api_key(request.auth),
@@ -98,6 +100,7 @@ def patch_fact(request: KeyRequest, fact_id: UUID, payload: FactPatchIn) -> Fact
         entities=payload.entities,
         reason="corrected through the API",
     )
+    return selectors.with_output_links(changed)
 
 
 @router.delete("/facts/{fact_id}", response={204: None, **errors(401, 403, 404, 409, 422)})

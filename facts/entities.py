@@ -65,6 +65,13 @@ def tag_fact(fact: Fact, names: list[str] | None) -> list[Entity]:
     return entities
 
 
+def tag_names(fact: Fact) -> list[str]:
+    """The display names of the fact's entities, in the order they were tagged; read naming its
+    person (loaded one by one, each entity was read by id alone, on every partition)."""
+    tags = FactEntity.objects.filter(fact=fact, entity__user_id=fact.user_id).order_by("pk")
+    return list(tags.values_list("entity__display_name", flat=True))
+
+
 def drop_unreferenced(*, user: MemoryUser, entity_ids: set[int]) -> int:
     """Delete those of these entities of `user` that no fact tag and no edge refers to any more
     (a forget took the last one): an entity's name is the forgotten fact's words too."""

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 from uuid import UUID
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, FilteredRelation, Q, QuerySet
 
 from core.errors import Rejected
 from core.timestamps import in_utc
@@ -43,14 +43,24 @@ def attach_output_links(facts: list[Fact]) -> None:
     links: dict[int, tuple[UUID | None, UUID | None, str | None]] = {}
     turns: dict[int, TurnLink] = {}
     if linked:
-        rows = Fact.objects.filter(user_id__in=users, pk__in=linked).values_list(
-            "pk",
-            "superseded_by__uuid",
-            "replaces__uuid",
-            "source_turn__turn_id",
-            "source_turn__session_id",
-            "source_turn__occurred_at",
-            "source_turn__extractor",
+        # The joined rows are the same people's: said in the join, so only their partitions
+        # of the linked facts and turns are planned too.
+        rows = (
+            Fact.objects.filter(user_id__in=users, pk__in=linked)
+            .annotate(
+                newer=FilteredRelation("superseded_by", condition=Q(superseded_by__user_id__in=users)),
+                older=FilteredRelation("replaces", condition=Q(replaces__user_id__in=users)),
+                said=FilteredRelation("source_turn", condition=Q(source_turn__user_id__in=users)),
+            )
+            .values_list(
+                "pk",
+                "newer__uuid",
+                "older__uuid",
+                "said__turn_id",
+                "said__session_id",
+                "said__occurred_at",
+                "said__extractor",
+            )
         )
         for pk, superseded_by, replaces, source_turn, session_id, occurred_at, extractor in rows:
             links[pk] = (superseded_by, replaces, source_turn)
@@ -64,6 +74,13 @@ def attach_output_links(facts: list[Fact]) -> None:
         fact.output_links = OutputLinks(*links.get(fact.pk, (None, None, None)), names[fact.pk])  # type: ignore[attr-defined]
         # Where it was said, for a recall hit's provenance (recall.answer), from the same read.
         fact.source_link = turns.get(fact.pk)  # type: ignore[attr-defined]
+
+
+def with_output_links(fact: Fact) -> Fact:
+    """One fact about to be answered (GET, PATCH), its links read naming its person: loaded one
+    by one, each was read by id alone, which PostgreSQL plans on every partition."""
+    attach_output_links([fact])
+    return fact
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,9 @@ from typing import NotRequired, TypedDict
 
 import numpy as np
 from django.conf import settings
-from django.db.models import OuterRef, Q, QuerySet, Subquery
+from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
 
-from facts.models import Fact, Turn
+from facts.models import Entity, Fact, Turn
 from facts.selectors import of_users
 from recall import fts, vec
 from recall.embeddings import Embedder, embedder_for
@@ -133,7 +133,9 @@ def documents(facts: list[Fact]) -> dict[int, Document]:
 
 def live_documents(fact_ids: list[int], *, lock: bool = False, users: list[int] | None = None) -> dict[int, Document]:
     """The indexed documents of those facts that are live now; `users`: their people, when known."""
-    facts = of_users(Fact.objects.live().filter(pk__in=fact_ids), users).prefetch_related("entity_tags__entity")
+    # The tags' entities are the facts' people's too: named, so their partitions only are read.
+    entities = Prefetch("entity_tags__entity", of_users(Entity.objects.all(), users))
+    facts = of_users(Fact.objects.live().filter(pk__in=fact_ids), users).prefetch_related(entities)
     if lock:
         # Rows are locked in the order they are read: every locking read of a set of facts takes
         # them by primary key, so two transactions locking overlapping sets cannot deadlock.

@@ -332,7 +332,8 @@ def _write(
         batch.embedded += len(rows)
         if kind == Kind.FACT and rows:
             # Index metadata, not a change of the fact: no history, no facts_version bump.
-            Fact.objects.filter(pk__in=[r[0] for r in rows]).update(embedding_model=model)
+            embedded = Fact.objects.filter(pk__in=[r[0] for r in rows], user_id__in={r[1] for r in rows})
+            embedded.update(embedding_model=model)
     for kind in done:
         PendingIndex.objects.filter(kind=kind, item_id__in=done[kind]).delete()
         PendingIndex.objects.filter(kind=kind, item_id__in=sent[kind]).update(sent_at=timezone.now())

@@ -11,7 +11,7 @@ from django.utils import timezone
 from core.db import journal
 from core.db.rows import delete_unreferenced
 from core.errors import Conflict, Rejected
-from facts.entities import drop_unreferenced, tag_fact
+from facts.entities import drop_unreferenced, tag_fact, tag_names
 from facts.guard import check_entity_names, check_fact_text, check_identifier
 from facts.models import (
     Edge,
@@ -58,7 +58,7 @@ def fact_supersede(
     # delete an entity nothing else refers to, so the forget never deletes one this change is
     # tagging (an insert not yet committed that it cannot see); same order, no deadlock.
     lock_user(fact.user)
-    old = Fact.objects.select_for_update().select_related("user").get(pk=fact.pk)
+    old = _mine(fact).select_for_update().select_related("user").get(pk=fact.pk)
     if not old.is_live:
         raise Conflict(f"Only a live fact can be superseded; this one is {old.status}.")
     check_can_store(old.user, actor)
@@ -76,7 +76,7 @@ def fact_supersede(
         source_turn=source_turn,
         source_excerpt=source_excerpt,
     )
-    tags = entities if entities is not None else [t.entity.display_name for t in old.entity_tags.all()]
+    tags = entities if entities is not None else tag_names(old)
     if needs_confirmation(old.user, actor):
         # Memory mode confirm: the correction waits in the queue; approving it supersedes `old`.
         held = insert_fact(old.user, draft, actor, now=now, status=Status.PENDING, replaces=old)

@@ -8,14 +8,14 @@ from typing import Any
 from uuid import UUID
 
 from django.db import transaction
-from django.db.models import Prefetch, Q
+from django.db.models import Q
 from django.utils import timezone
 
 from core.errors import NotFound
 from facts import arbitration
 from facts.entities import tag_fact
 from facts.guard import check_entity_names, check_fact_text, check_identifier
-from facts.models import LIVE, ActorKind, AppliedChange, Fact, HistoryAction, MemoryUser, Status, Tenant, Turn
+from facts.models import LIVE, ActorKind, AppliedChange, Edge, Fact, HistoryAction, MemoryUser, Status, Tenant, Turn
 from facts.services.actors import Actor
 from facts.services.budgets import check_budget, check_value_json, fact_chars, same_meter, value_json_chars
 from facts.services.changes import announce_facts_changed, record, snapshot
@@ -53,17 +53,16 @@ class FactDraft:
 
 
 def fact_get(*, tenant: Tenant, fact_id: UUID) -> Fact:
-    """The tenant's fact with this public id, its person and its links loaded. The caller names
-    the fact alone, so on PostgreSQL the first read is planned on every partition of the facts
-    (kept to that one table: joined to itself for the links, each partition was planned three
-    times, 25 of 31 ms at 64 partitions); the row and its links are then read in its person's."""
+    """The tenant's fact with this public id, and its person. The caller names the fact alone,
+    so on PostgreSQL the first read is planned on every partition of the facts (kept to that
+    one table: joined to itself for the links, each partition was planned three times, 25 of
+    31 ms at 64 partitions); the row is then read in its person's. What an answer shows of its
+    links is read naming the person too (facts.selectors.attach_output_links)."""
     found = Fact.objects.filter(tenant=tenant, uuid=fact_id).values_list("pk", "user_id").first()
     if found is None:
         raise NotFound("Fact not found.")
     pk, user_id = found
-    mine = Fact.objects.filter(user_id=user_id)
-    links = (Prefetch("superseded_by", mine), Prefetch("replaces", mine))
-    fact = mine.select_related("user").prefetch_related(*links).filter(pk=pk).first()
+    fact = Fact.objects.select_related("user").filter(pk=pk, user_id=user_id).first()
     if fact is None:  # forgotten between the two reads
         raise NotFound("Fact not found.")
     return fact
@@ -277,7 +276,11 @@ def retire_superseded(old: Fact, new: Fact, actor: Actor, now: datetime, *, reas
     old.valid_to = max(new.valid_from, old.valid_from)
     old.superseded_by = new
     old.updated_at = now
-    old.save(update_fields=["status", "valid_to", "superseded_by", "updated_at"])
+    # Each statement names the person (PostgreSQL plans its partition only; by id alone, all).
+    mine = {"user_id": old.user_id}
+    Fact.objects.filter(pk=old.pk, **mine).update(
+        status=old.status, valid_to=old.valid_to, superseded_by=new, updated_at=now
+    )
     # Edges are valid while their provenance fact is (docs/design.md §2): retire them with it.
-    old.edges.filter(valid_to=None).update(valid_to=old.valid_to)
+    Edge.objects.filter(fact=old, valid_to=None, **mine).update(valid_to=old.valid_to)
     record(old, HistoryAction.SUPERSEDE, actor, before=before, after=snapshot(old), reason=reason)

@@ -51,10 +51,10 @@ def upsert(rows: Iterable[tuple[int, int, str, str, str]], t: Tables = FACTS) ->
     rows = list(rows)
     if not rows:
         return 0
-    ids = [r[0] for r in rows]
+    ids, users = [r[0] for r in rows], {r[1] for r in rows}
     with connection.cursor() as cursor:
-        cursor.execute(f"DELETE FROM {t.fts} WHERE doc_id = ANY(%s)", [ids])
-        cursor.execute(f"DELETE FROM {t.doc} WHERE {t.id} = ANY(%s)", [ids])
+        cursor.execute(*naming_people(f"DELETE FROM {t.fts} WHERE doc_id = ANY(%s)", [ids], users))
+        cursor.execute(*naming_people(f"DELETE FROM {t.doc} WHERE {t.id} = ANY(%s)", [ids], users))
     return insert_new(rows, t)
 
 
