@@ -15,6 +15,7 @@ from core.errors import Rejected
 from facts.guard import check_untrusted_text
 from facts.models import ActorKind, Fact, FactHistory, HistoryAction, Turn
 from facts.selectors import fact_history
+from facts.turn_state import by_key
 
 # The entries that let a fact in: stored at once, or queued for a staff decision.
 _ADMISSIONS = (HistoryAction.INSERT, HistoryAction.PENDING)
@@ -36,7 +37,7 @@ def _floor_rule(text: str) -> str | None:
 
 def turn_source(turn: Turn) -> dict[str, Any]:
     """The source turn: ids and time always; its words only while recall may quote them."""
-    quotable = Turn.objects.episodes().filter(pk=turn.pk).exists()
+    quotable = Turn.objects.episodes().filter(**by_key(turn.pk, turn.user_id)).exists()
     quote = {"text": turn.user_input, "injection_rule": _floor_rule(turn.user_input)} if quotable else None
     return {
         "turn_id": turn.turn_id,
@@ -73,7 +74,8 @@ def _decision(entry: FactHistory) -> dict[str, Any]:
 
 def fact_provenance(*, fact: Fact) -> dict[str, Any]:
     """The provenance answer for a fact already checked to be the caller's tenant's."""
-    turn = Turn.objects.filter(pk=fact.source_turn_id).first() if fact.source_turn_id else None
+    said = fact.source_turn_id
+    turn = Turn.objects.filter(**by_key(said, fact.user_id)).first() if said else None
     entries = list(fact_history(fact=fact))
     return {
         "fact_id": fact.uuid,

@@ -167,8 +167,10 @@ def _within(facts: list[Fact], size_of: Callable[[Fact], int], max_bytes: int) -
 
 
 def fact_history(*, fact: Fact) -> QuerySet[FactHistory]:
-    """Audit entries of the fact's whole supersession chain, oldest first."""
-    return FactHistory.objects.filter(tenant_id=fact.tenant_id, chain_id=fact.chain_id).order_by("created_at", "id")
+    """Audit entries of the fact's whole supersession chain, oldest first (a chain is one
+    person's: named, PostgreSQL reads that person's partition only)."""
+    chain = FactHistory.objects.filter(tenant_id=fact.tenant_id, user_id=fact.user_id, chain_id=fact.chain_id)
+    return chain.order_by("created_at", "id")
 
 
 def pending_count(*, tenant: Tenant) -> int:

@@ -123,3 +123,15 @@ def test_reading_and_correcting_a_fact_touch_one_partition_of_each_table_in_ever
     assert answer.status_code == 200 and answer.json()["replaces"] is None, answer.content
     wide = _wide_statements(read) + _wide_statements(corrected)
     assert wide == [], "\n".join(map(str, wide))
+
+
+def test_a_facts_history_and_provenance_touch_one_partition_of_each_table_in_every_statement(api, post_turn):
+    post_turn(api, "t1", "I work at Samsung as a nurse.")
+    fact = api.get("/users/u1/facts").json()["items"][0]
+    with CaptureQueriesContext(connection) as read:
+        history = api.get(f"/facts/{fact['id']}/history")
+        provenance = api.get(f"/facts/{fact['id']}/provenance")
+    assert history.status_code == 200 and history.json(), history.content
+    assert provenance.status_code == 200, provenance.content
+    wide = _wide_statements(read)
+    assert wide == [], "\n".join(map(str, wide))
