@@ -199,10 +199,11 @@ class TurnQuerySet(models.QuerySet["Turn"]):
 
     # --- sent again (facts.services.turns, facts.lost_turns) ---------------------------------
 
-    def retry(self, pk: int, *, now: datetime) -> bool:
+    def retry(self, pk: int, *, now: datetime, user_id: int | None = None) -> bool:
         """failed -> queued, asked for by a client or staff; started_at: when it was sent again
         (facts.lost_turns reads a queued turn's last send). The caller sends it."""
-        return bool(self.filter(pk=pk, state=TurnState.FAILED).update(state=TurnState.QUEUED, started_at=now))
+        failed = self.filter(**by_key(pk, user_id), state=TurnState.FAILED)
+        return bool(failed.update(state=TurnState.QUEUED, started_at=now))
 
     def requeue(self, turn: Turn, *, now: datetime, same_send: bool = False) -> bool:
         """Still in the state it was read in (and, with `same_send`, still from the send it was

@@ -166,7 +166,8 @@ def _hint_is_trusted(actor: Actor, category: str, current: Fact | None) -> bool:
 def _replayed(idempotency_key: str) -> StoreResult | None:
     """The fact an earlier delivery of this change stored, if it still exists."""
     done = AppliedChange.objects.filter(idempotency_key=idempotency_key).first()
-    fact = Fact.objects.filter(uuid=done.fact_uuid).first() if done and done.fact_uuid else None
+    # The ledger row names the person (its key is unique across people): so does the read of the fact.
+    fact = Fact.objects.filter(user_id=done.user_id, uuid=done.fact_uuid).first() if done and done.fact_uuid else None
     return StoreResult(fact, "idempotent") if fact is not None else None
 
 

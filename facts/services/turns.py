@@ -247,10 +247,12 @@ def turn_retry(*, turn: Turn) -> Turn:
     """Queue a failed turn again (its messages were kept: the cursor did not move)."""
     with transaction.atomic():
         # started_at: when it was sent again (facts.lost_turns reads a queued turn's last send).
-        if not Turn.objects.retry(turn.pk, now=timezone.now()):
-            turn.refresh_from_db()
+        # Read again in the person's partition (by id alone PostgreSQL would plan all of them).
+        mine = Turn.objects.filter(user_id=turn.user_id)
+        if not Turn.objects.retry(turn.pk, now=timezone.now(), user_id=turn.user_id):
+            turn.refresh_from_db(from_queryset=mine)
             raise Conflict(f"Only a failed turn can be retried; this one is {turn.state}.")
-        turn.refresh_from_db()
+        turn.refresh_from_db(from_queryset=mine)
         enqueue(turn)
     return turn
 

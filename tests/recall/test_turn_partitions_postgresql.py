@@ -135,3 +135,18 @@ def test_a_facts_history_and_provenance_touch_one_partition_of_each_table_in_eve
     assert provenance.status_code == 200, provenance.content
     wide = _wide_statements(read)
     assert wide == [], "\n".join(map(str, wide))
+
+
+def test_reading_a_turn_and_retrying_it_touch_one_partition_of_each_table_in_every_statement(
+    api, post_turn, django_capture_on_commit_callbacks
+):
+    from facts.models import Turn, TurnState
+
+    post_turn(api, "t1", "I work at Samsung as a nurse.")
+    Turn.objects.filter(turn_id="t1").update(state=TurnState.FAILED, last_error="the model timed out")
+    with CaptureQueriesContext(connection) as read, django_capture_on_commit_callbacks(execute=True):
+        assert api.get("/users/u1/turns/t1").json()["status"] == "failed"
+        retried = api.post("/users/u1/turns/t1/retry")
+    assert retried.status_code == 202, retried.content
+    wide = _wide_statements(read)
+    assert wide == [], "\n".join(map(str, wide))
