@@ -71,7 +71,8 @@ _clock = time.monotonic  # a test moves it
 
 
 def active_extractor() -> str:
-    """ "llm" or "rules", as `extractor_state` said at most ACTIVE_FOR_SECONDS ago in this process."""
+    """The active extractor ("llm" or "rules") as `extractor_state` said it at most
+    ACTIVE_FOR_SECONDS ago in this process."""
     now = _clock()
     if _active and now - _active["read_at"] < ACTIVE_FOR_SECONDS:
         return str(_active["name"])
