@@ -95,16 +95,7 @@ def test_forgetting_a_fact_touches_one_partition_of_each_table_in_every_statemen
     post_turn(api, "t2", "Honestly, I can't stand cilantro.")
     facts = api.get("/users/u1/facts").json()["items"]
     assert facts, "the rules extractor kept no fact"
-    import sys
-
-    sys.path.insert(0, "/tmp")
-    import s18_stack
-
-    with (
-        connection.execute_wrapper(s18_stack.wrapper),
-        CaptureQueriesContext(connection) as captured,
-        django_capture_on_commit_callbacks(execute=True),
-    ):
+    with CaptureQueriesContext(connection) as captured, django_capture_on_commit_callbacks(execute=True):
         response = api.delete(f"/facts/{facts[0]['id']}?withdraw_turn={str(withdraw_turn).lower()}")
     assert response.status_code == 204, response.content
     wide = _wide_statements(captured)
