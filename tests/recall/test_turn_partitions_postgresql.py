@@ -76,6 +76,16 @@ def _wide_statements(captured: CaptureQueriesContext) -> list[tuple[str, int, st
     return wide
 
 
+def _assert_one_partition_each(*captures: CaptureQueriesContext) -> None:
+    wide = [pair for captured in captures for pair in _wide_statements(captured)]
+    assert wide == [], "\n".join(map(str, wide))
+
+
+def _a_fact_said_in_a_turn(api, post_turn) -> dict:
+    post_turn(api, "t1", "I work at Samsung as a nurse.")
+    return api.get("/users/u1/facts").json()["items"][0]
+
+
 def test_a_posted_turn_touches_one_partition_of_each_table_in_every_statement(api, post_turn, monkeypatch):
     # Which extractor runs is read from the newest extracted turn, anyone's, on every partition;
     # the answer to a POST reuses it for a few seconds (facts/extraction/status.py), here frozen.
@@ -83,8 +93,7 @@ def test_a_posted_turn_touches_one_partition_of_each_table_in_every_statement(ap
     post_turn(api, "t1", "My sister Eva moved to Porto last spring and teaches music there.")
     with CaptureQueriesContext(connection) as captured:
         post_turn(api, "t2", "Our dog Pixel is afraid of thunderstorms and hides under the bed.")
-    wide = _wide_statements(captured)
-    assert wide == [], "\n".join(map(str, wide))
+    _assert_one_partition_each(captured)
 
 
 @pytest.mark.parametrize("withdraw_turn", [False, True], ids=["the fact", "the fact and its turn"])
@@ -98,13 +107,11 @@ def test_forgetting_a_fact_touches_one_partition_of_each_table_in_every_statemen
     with CaptureQueriesContext(connection) as captured, django_capture_on_commit_callbacks(execute=True):
         response = api.delete(f"/facts/{facts[0]['id']}?withdraw_turn={str(withdraw_turn).lower()}")
     assert response.status_code == 204, response.content
-    wide = _wide_statements(captured)
-    assert wide == [], "\n".join(map(str, wide))
+    _assert_one_partition_each(captured)
 
 
 def test_reading_and_correcting_a_fact_touch_one_partition_of_each_table_in_every_statement(api, post_turn):
-    post_turn(api, "t1", "I work at Samsung as a nurse.")
-    fact = api.get("/users/u1/facts").json()["items"][0]
+    fact = _a_fact_said_in_a_turn(api, post_turn)
     with CaptureQueriesContext(connection) as read:
         answer = api.get(f"/facts/{fact['id']}")
     assert answer.status_code == 200 and answer.json()["source_turn_id"] == "t1", answer.content
@@ -112,20 +119,17 @@ def test_reading_and_correcting_a_fact_touch_one_partition_of_each_table_in_ever
     with CaptureQueriesContext(connection) as corrected:
         answer = api.patch(f"/facts/{fact['id']}", {"text": "User works at Samsung as a head nurse."})
     assert answer.status_code == 200 and answer.json()["replaces"] is None, answer.content
-    wide = _wide_statements(read) + _wide_statements(corrected)
-    assert wide == [], "\n".join(map(str, wide))
+    _assert_one_partition_each(read, corrected)
 
 
 def test_a_facts_history_and_provenance_touch_one_partition_of_each_table_in_every_statement(api, post_turn):
-    post_turn(api, "t1", "I work at Samsung as a nurse.")
-    fact = api.get("/users/u1/facts").json()["items"][0]
+    fact = _a_fact_said_in_a_turn(api, post_turn)
     with CaptureQueriesContext(connection) as read:
         history = api.get(f"/facts/{fact['id']}/history")
         provenance = api.get(f"/facts/{fact['id']}/provenance")
     assert history.status_code == 200 and history.json(), history.content
     assert provenance.status_code == 200, provenance.content
-    wide = _wide_statements(read)
-    assert wide == [], "\n".join(map(str, wide))
+    _assert_one_partition_each(read)
 
 
 def test_reading_a_turn_and_retrying_it_touch_one_partition_of_each_table_in_every_statement(
@@ -139,5 +143,4 @@ def test_reading_a_turn_and_retrying_it_touch_one_partition_of_each_table_in_eve
         assert api.get("/users/u1/turns/t1").json()["status"] == "failed"
         retried = api.post("/users/u1/turns/t1/retry")
     assert retried.status_code == 202, retried.content
-    wide = _wide_statements(read)
-    assert wide == [], "\n".join(map(str, wide))
+    _assert_one_partition_each(read)
